@@ -1,0 +1,91 @@
+// Command ssagen generates typed server-side-apply code for Kubernetes API
+// types. See the README for the commands and their flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ssagen/ssagen/generator"
+	"github.com/ssagen/ssagen/generator/output"
+)
+
+const usage = `ssagen generates typed server-side apply code for Kubernetes API types.
+
+Usage:
+  ssagen generate [flags] PACKAGES...   apply configurations (drop-in for applyconfiguration-gen)
+
+Run 'ssagen generate -h' for the flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "generate":
+		return generate(args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "ssagen: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func generate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ssagen generate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg generator.Config
+	var verify, verbose bool
+	fs.StringVar(&cfg.OutputDir, "output-dir", "", "folder to write the apply configurations to (required)")
+	fs.StringVar(&cfg.OutputPkg, "output-pkg", "", "import path of --output-dir (default: derived from the nearest go.mod)")
+	fs.StringVar(&cfg.HeaderFile, "go-header-file", "", "file whose text (a license) goes above the generated header")
+	fs.StringVar(&cfg.External, "external-applyconfigurations", "", "comma-separated <type package>.<Type>:<apply configuration package> (or <type package>:<apply configuration package>) for types of other modules")
+	fs.StringVar(&cfg.BuildTags, "tags", "", "build tags for loading the input packages")
+	fs.BoolVar(&verify, "verify", false, "write nothing; exit 1 with a unified diff when the files on disk are stale")
+	fs.BoolVar(&verbose, "v", false, "list the files written or deleted")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: ssagen generate [flags] PACKAGES...\n\nPACKAGES are go list patterns resolved from the current module (dependencies included).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cfg.Packages = fs.Args()
+	var sink output.Sink
+	if verify {
+		sink = output.Verify{Dir: relOut(cfg), Out: stdout}
+	} else {
+		d := output.Disk{Dir: generator.OutputDir(cfg)}
+		if verbose {
+			d.Log = stderr
+		}
+		sink = d
+	}
+	if err := generator.Generate(cfg, sink); err != nil {
+		if errors.Is(err, output.ErrStale) {
+			fmt.Fprintln(stderr, "ssagen:", err)
+			return 1
+		}
+		fmt.Fprintln(stderr, "ssagen: "+err.Error())
+		return 1
+	}
+	return 0
+}
+
+// relOut is the output folder as the user wrote it, for readable diffs.
+func relOut(cfg generator.Config) string {
+	return cfg.OutputDir
+}

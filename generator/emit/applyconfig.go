@@ -1,0 +1,382 @@
+// Package emit renders the model as Go source: apply configurations per
+// group version, the shared internal schema package and utils.go.
+//
+// Emitters only read the model (package model) and the schema derived from
+// it; they never look at go/types or comments. Go code is built with
+// jennifer, one helper per rule, and returned in memory: writing is the
+// output package's job.
+//
+// This package must not import go/packages or touch the file system.
+package emit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+const (
+	metaV1Pkg        = "k8s.io/apimachinery/pkg/apis/meta/v1"
+	managedfieldsPkg = "k8s.io/apimachinery/pkg/util/managedfields"
+)
+
+// typeFile renders the apply configuration of one struct type.
+type typeFile struct {
+	u       *model.Universe
+	gv      *model.GroupVersion
+	t       *model.Type
+	aliases Aliases
+	f       *jen.File
+}
+
+func (e *typeFile) render() *jen.File {
+	e.f = newFile(e.gv.OutPkgPath, e.aliases)
+	t := e.t
+	ac := t.ApplyConfig.Name
+	comment(e.f, fmt.Sprintf("%s represents a declarative configuration of the %s type for use\nwith apply.", ac, t.Name.Name))
+	if len(t.Doc) > 0 {
+		comment(e.f, "")
+		comment(e.f, strings.Join(t.Doc, "\n"))
+	}
+	e.f.Type().Id(ac).Struct(e.structFields()...)
+
+	e.constructor()
+	if t.Root != nil {
+		e.extract()
+	}
+	if t.Root != nil || hasTypeMeta(t) {
+		e.f.Line()
+		e.f.Func().Params(jen.Id("b").Id(ac)).Id("IsApplyConfiguration").Params().Block()
+	}
+	e.withFuncs(t, nil, map[string]bool{})
+	e.getters(t, nil)
+	return e.f
+}
+
+func (e *typeFile) structFields() []jen.Code {
+	var out []jen.Code
+	for _, f := range e.t.Fields {
+		if f.Hidden {
+			continue
+		}
+		for _, line := range f.Doc {
+			out = append(out, jen.Comment(line))
+		}
+		tag := jsonTag(f)
+		ref := model.ApplyRef(f.Type)
+		switch {
+		case f.Embedded && f.Inline:
+			out = append(out, typeCode(ref).Tag(map[string]string{"json": tag}))
+		case f.Embedded:
+			out = append(out, jen.Op("*").Add(typeCode(ref)).Tag(map[string]string{"json": tag}))
+		case nillable(f):
+			out = append(out, jen.Id(f.GoName).Add(typeCode(ref)).Tag(map[string]string{"json": tag}))
+		default:
+			out = append(out, jen.Id(f.GoName).Op("*").Add(typeCode(ref)).Tag(map[string]string{"json": tag}))
+		}
+	}
+	return out
+}
+
+// jsonTag is the field's tag in the apply configuration: every non-inline
+// field omits empty values, so unset fields are never sent (and never owned).
+func jsonTag(f *model.Field) string {
+	if f.Inline {
+		if f.OmitEmpty {
+			return ",omitempty,inline"
+		}
+		return ",inline"
+	}
+	return f.JSONName + ",omitempty"
+}
+
+// nillable fields (slices and maps) are held without a pointer.
+func nillable(f *model.Field) bool {
+	if f.Type.Nillable() {
+		return true
+	}
+	if f.Type.Kind == model.RefNamed {
+		return model.ApplyRef(f.Type).Nillable()
+	}
+	return false
+}
+
+func hasTypeMeta(t *model.Type) bool {
+	for _, f := range t.Fields {
+		if r := f.Type.Deref(); f.Embedded && r.Kind == model.RefNamed && r.Named.Name == (model.TypeName{Pkg: metaV1Pkg, Name: "TypeMeta"}) {
+			return true
+		}
+	}
+	return false
+}
+
+// typeCode renders a type expression produced by model.ApplyRef.
+func typeCode(r *model.TypeRef) *jen.Statement {
+	switch r.Kind {
+	case model.RefApply:
+		return jen.Qual(r.Named.ApplyConfig.Pkg, r.Named.ApplyConfig.Name)
+	case model.RefNamed:
+		return jen.Qual(r.Named.Name.Pkg, r.Named.Name.Name)
+	case model.RefBasic:
+		return jen.Id(r.Basic)
+	case model.RefPointer:
+		return jen.Op("*").Add(typeCode(r.Elem))
+	case model.RefSlice:
+		return jen.Index().Add(typeCode(r.Elem))
+	case model.RefMap:
+		return jen.Map(typeCode(r.Key)).Add(typeCode(r.Elem))
+	}
+	return jen.Interface()
+}
+
+func (e *typeFile) constructor() {
+	t, ac := e.t, e.t.ApplyConfig.Name
+	gvk := func() []jen.Code {
+		return []jen.Code{
+			jen.Id("b").Dot("WithKind").Call(jen.Lit(t.Name.Name)),
+			jen.Id("b").Dot("WithAPIVersion").Call(jen.Lit(e.gv.APIVersion())),
+		}
+	}
+	e.f.Line()
+	switch {
+	case t.Root != nil && t.Root.Namespaced:
+		comment(e.f, fmt.Sprintf("%s constructs a declarative configuration of the %s type for use with\napply.", t.Name.Name, t.Name.Name))
+		body := []jen.Code{
+			jen.Id("b").Op(":=").Op("&").Id(ac).Values(),
+			jen.Id("b").Dot("WithName").Call(jen.Id("name")),
+			jen.Id("b").Dot("WithNamespace").Call(jen.Id("namespace")),
+		}
+		body = append(append(body, gvk()...), jen.Return(jen.Id("b")))
+		e.f.Func().Id(t.Name.Name).Params(jen.List(jen.Id("name"), jen.Id("namespace")).String()).Op("*").Id(ac).Block(body...)
+	case t.Root != nil:
+		comment(e.f, fmt.Sprintf("%s constructs a declarative configuration of the %s type for use with\napply.", t.Name.Name, t.Name.Name))
+		body := []jen.Code{
+			jen.Id("b").Op(":=").Op("&").Id(ac).Values(),
+			jen.Id("b").Dot("WithName").Call(jen.Id("name")),
+		}
+		body = append(append(body, gvk()...), jen.Return(jen.Id("b")))
+		e.f.Func().Id(t.Name.Name).Params(jen.Id("name").String()).Op("*").Id(ac).Block(body...)
+	case hasTypeMeta(t):
+		comment(e.f, fmt.Sprintf("%s constructs a declarative configuration of the %s type for use with\napply.", ac, t.Name.Name))
+		body := append([]jen.Code{jen.Id("b").Op(":=").Op("&").Id(ac).Values()}, gvk()...)
+		body = append(body, jen.Return(jen.Id("b")))
+		e.f.Func().Id(t.Name.Name).Params().Op("*").Id(ac).Block(body...)
+	default:
+		comment(e.f, fmt.Sprintf("%s constructs a declarative configuration of the %s type for use with\napply.", ac, t.Name.Name))
+		e.f.Func().Id(t.Name.Name).Params().Op("*").Id(ac).Block(jen.Return(jen.Op("&").Id(ac).Values()))
+	}
+}
+
+func (e *typeFile) extract() {
+	t, ac, kind := e.t, e.t.ApplyConfig.Name, e.t.Name.Name
+	obj := lowerFirst(kind, e.aliases)
+	parser := jen.Qual(e.u.OutputPkg+"/internal", "Parser").Call().Dot("Type").Call(jen.Lit(t.Name.SchemaName()))
+	body := []jen.Code{
+		jen.Id("b").Op(":=").Op("&").Id(ac).Values(),
+		jen.Id("err").Op(":=").Qual(managedfieldsPkg, "ExtractInto").Call(jen.Id(obj), parser, jen.Id("fieldManager"), jen.Id("b"), jen.Id("subresource")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		jen.Id("b").Dot("WithName").Call(jen.Id(obj).Dot("Name")),
+	}
+	if t.Root.Namespaced {
+		body = append(body, jen.Id("b").Dot("WithNamespace").Call(jen.Id(obj).Dot("Namespace")))
+	}
+	body = append(body,
+		jen.Line().Id("b").Dot("WithKind").Call(jen.Lit(kind)),
+		jen.Id("b").Dot("WithAPIVersion").Call(jen.Lit(e.gv.APIVersion())),
+		jen.Return(jen.Id("b"), jen.Nil()),
+	)
+	objType := jen.Op("*").Qual(t.Name.Pkg, kind)
+	e.f.Line()
+	comment(e.f, fmt.Sprintf(`Extract%[1]sFrom extracts the applied configuration owned by fieldManager from
+%[2]s for the specified subresource. Pass an empty string for subresource to extract
+the main resource. Common subresources include "status", "scale", etc.
+%[2]s must be a unmodified %[1]s API object that was retrieved from the Kubernetes API.
+Extract%[1]sFrom provides a way to perform a extract/modify-in-place/apply workflow.
+Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+applied if another fieldManager has updated or force applied any of the previously applied fields.`, kind, obj))
+	e.f.Func().Id("Extract"+kind+"From").Params(jen.Id(obj).Add(objType), jen.Id("fieldManager").String(), jen.Id("subresource").String()).
+		Params(jen.Op("*").Id(ac), jen.Error()).Block(body...)
+
+	e.f.Line()
+	comment(e.f, fmt.Sprintf(`Extract%[1]s extracts the applied configuration owned by fieldManager from
+%[2]s. If no managedFields are found in %[2]s for fieldManager, a
+%[3]s is returned with only the Name, Namespace (if applicable),
+APIVersion and Kind populated. It is possible that no managed fields were found for because other
+field managers have taken ownership of all the fields previously owned by fieldManager, or because
+the fieldManager never owned fields any fields.
+%[2]s must be a unmodified %[1]s API object that was retrieved from the Kubernetes API.
+Extract%[1]s provides a way to perform a extract/modify-in-place/apply workflow.
+Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+applied if another fieldManager has updated or force applied any of the previously applied fields.`, kind, obj, ac))
+	e.f.Func().Id("Extract"+kind).Params(jen.Id(obj).Add(objType.Clone()), jen.Id("fieldManager").String()).
+		Params(jen.Op("*").Id(ac), jen.Error()).
+		Block(jen.Return(jen.Id("Extract"+kind+"From").Call(jen.Id(obj), jen.Id("fieldManager"), jen.Lit(""))))
+
+	for _, sub := range t.Root.Subresources {
+		name := strings.ToUpper(sub[:1]) + sub[1:]
+		e.f.Line()
+		comment(e.f, fmt.Sprintf("Extract%[1]s%[2]s extracts the applied configuration owned by fieldManager from\n%[3]s for the %[4]s subresource.", kind, name, obj, sub))
+		e.f.Func().Id("Extract"+kind+name).Params(jen.Id(obj).Add(objType.Clone()), jen.Id("fieldManager").String()).
+			Params(jen.Op("*").Id(ac), jen.Error()).
+			Block(jen.Return(jen.Id("Extract"+kind+"From").Call(jen.Id(obj), jen.Id("fieldManager"), jen.Lit(sub))))
+	}
+}
+
+// embedding is the embedded struct a promoted field is reached through.
+type embedding struct {
+	acName string // the embedded apply configuration's type name
+	inline bool
+}
+
+// target is b, or b.<Embedded> for a promoted field.
+func target(embed *embedding, field string) *jen.Statement {
+	s := jen.Id("b")
+	if embed != nil {
+		s = s.Dot(embed.acName)
+	}
+	return s.Dot(field)
+}
+
+// ensureEmbed is the call that allocates a non-inline embedded pointer first.
+func ensureEmbed(embed *embedding) []jen.Code {
+	if embed == nil || embed.inline {
+		return nil
+	}
+	return []jen.Code{jen.Id("b").Dot("ensure" + embed.acName + "Exists").Call()}
+}
+
+func (e *typeFile) withFuncs(t *model.Type, embed *embedding, generated map[string]bool) {
+	ac := e.t.ApplyConfig.Name
+	for _, f := range t.Fields {
+		if f.Hidden || generated[f.GoName] {
+			continue
+		}
+		generated[f.GoName] = true
+		if f.Embedded {
+			inner := f.Type.Deref()
+			if inner.Kind != model.RefNamed || inner.Named.ApplyConfig == nil {
+				continue
+			}
+			innerAC := inner.Named.ApplyConfig
+			e.withFuncs(inner.Named, &embedding{acName: innerAC.Name, inline: f.Inline}, generated)
+			if !f.Inline {
+				e.f.Line()
+				e.f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("ensure" + innerAC.Name + "Exists").Params().Block(
+					jen.If(jen.Id("b").Dot(innerAC.Name).Op("==").Nil()).Block(
+						jen.Id("b").Dot(innerAC.Name).Op("=").Op("&").Qual(innerAC.Pkg, innerAC.Name).Values(),
+					),
+				)
+			}
+			continue
+		}
+		ref := model.ApplyRef(f.Type)
+		recv := jen.Id("b").Op("*").Id(ac)
+		e.f.Line()
+		switch {
+		case nillable(f) && ref.Kind == model.RefSlice:
+			arg := typeCode(ref.Elem)
+			isAC := ref.Elem.Kind == model.RefApply
+			if isAC {
+				arg = jen.Op("*").Add(arg)
+			}
+			comment(e.f, fmt.Sprintf("With%[1]s adds the given value to the %[1]s field in the declarative configuration\nand returns the receiver, so that objects can be build by chaining \"With\" function invocations.\nIf called multiple times, values provided by each call will be appended to the %[1]s field.", f.GoName))
+			var loop []jen.Code
+			item := jen.Id("values").Index(jen.Id("i"))
+			if isAC {
+				loop = append(loop, jen.If(jen.Id("values").Index(jen.Id("i")).Op("==").Nil()).Block(
+					jen.Panic(jen.Lit("nil value passed to With"+f.GoName)),
+				))
+				item = jen.Op("*").Id("values").Index(jen.Id("i"))
+			}
+			loop = append(loop, target(embed, f.GoName).Op("=").Append(target(embed, f.GoName), item))
+			body := append(ensureEmbed(embed),
+				jen.For(jen.Id("i").Op(":=").Range().Id("values")).Block(loop...),
+				jen.Return(jen.Id("b")))
+			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("values").Op("...").Add(arg)).Op("*").Id(ac).Block(body...)
+		case nillable(f) && ref.Kind == model.RefMap:
+			comment(e.f, fmt.Sprintf("With%[1]s puts the entries into the %[1]s field in the declarative configuration\nand returns the receiver, so that objects can be build by chaining \"With\" function invocations.\nIf called multiple times, the entries provided by each call will be put on the %[1]s field,\noverwriting an existing map entries in %[1]s field with the same key.", f.GoName))
+			body := append(ensureEmbed(embed),
+				jen.If(target(embed, f.GoName).Op("==").Nil().Op("&&").Len(jen.Id("entries")).Op(">").Lit(0)).Block(
+					target(embed, f.GoName).Op("=").Make(typeCode(ref), jen.Len(jen.Id("entries"))),
+				),
+				jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("entries")).Block(
+					target(embed, f.GoName).Index(jen.Id("k")).Op("=").Id("v"),
+				),
+				jen.Return(jen.Id("b")))
+			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("entries").Add(typeCode(ref))).Op("*").Id(ac).Block(body...)
+		default:
+			comment(e.f, fmt.Sprintf("With%[1]s sets the %[1]s field in the declarative configuration to the given value\nand returns the receiver, so that objects can be built by chaining \"With\" function invocations.\nIf called multiple times, the %[1]s field is set to the value of the last call.", f.GoName))
+			arg := typeCode(ref)
+			assign := jen.Op("&").Id("value")
+			if ref.Kind == model.RefApply {
+				arg = jen.Op("*").Add(arg)
+				assign = jen.Id("value")
+			}
+			body := append(ensureEmbed(embed), target(embed, f.GoName).Op("=").Add(assign), jen.Return(jen.Id("b")))
+			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("value").Add(arg)).Op("*").Id(ac).Block(body...)
+		}
+	}
+}
+
+// getters are the accessors apply needs (Get{Name,Namespace,Kind,APIVersion}),
+// generated where ObjectMeta and TypeMeta are embedded.
+func (e *typeFile) getters(t *model.Type, embed *embedding) {
+	ac := e.t.ApplyConfig.Name
+	for _, f := range t.Fields {
+		if f.Hidden {
+			continue
+		}
+		if f.Embedded {
+			inner := f.Type.Deref()
+			if inner.Kind == model.RefNamed && inner.Named.ApplyConfig != nil {
+				e.getters(inner.Named, &embedding{acName: inner.Named.ApplyConfig.Name, inline: f.Inline})
+			}
+			continue
+		}
+		if !needsGetter(t, f) {
+			continue
+		}
+		ref := model.ApplyRef(f.Type)
+		ret := typeCode(ref)
+		if !nillable(f) {
+			ret = jen.Op("*").Add(ret)
+		}
+		body := append(ensureEmbed(embed), jen.Return(target(embed, f.GoName)))
+		e.f.Line()
+		comment(e.f, fmt.Sprintf("Get%[1]s retrieves the value of the %[1]s field in the declarative configuration.", f.GoName))
+		e.f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("Get" + f.GoName).Params().Add(ret).Block(body...)
+	}
+}
+
+func needsGetter(t *model.Type, f *model.Field) bool {
+	if t.Name.Pkg != metaV1Pkg {
+		return false
+	}
+	return (t.Name.Name == "ObjectMeta" && (f.GoName == "Name" || f.GoName == "Namespace")) ||
+		(t.Name.Name == "TypeMeta" && (f.GoName == "Kind" || f.GoName == "APIVersion"))
+}
+
+func newFile(pkgPath string, aliases Aliases) *jen.File {
+	f := jen.NewFilePathName(pkgPath, pathBase(pkgPath))
+	for p, a := range aliases {
+		f.ImportAlias(p, a)
+	}
+	return f
+}
+
+func pathBase(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// comment writes text as // lines (jennifer would use /* */ for several lines).
+func comment(f *jen.File, text string) {
+	for _, line := range strings.Split(text, "\n") {
+		f.Comment(line)
+	}
+}

@@ -1,0 +1,140 @@
+package emit
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/ssagen/ssagen/generator/model"
+	"github.com/ssagen/ssagen/generator/schema"
+	"github.com/ssagen/ssagen/templates"
+)
+
+// File is one rendered file, its path relative to the output tree root.
+type File struct {
+	Path    string // slash-separated
+	Content []byte
+}
+
+// Render renders every file of the output tree in memory. header is the
+// optional boilerplate (license) that goes above ssagen's own header.
+func Render(u *model.Universe, header []byte) ([]File, error) {
+	aliases := NewAliases(u, []string{managedfieldsPkg, u.OutputPkg + "/internal"})
+	var files []File
+	var errs []string
+	add := func(rel string, f *jen.File) {
+		content, err := finish(header, f)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", rel, err))
+			return
+		}
+		files = append(files, File{Path: rel, Content: content})
+	}
+	for _, gv := range u.GroupVersions {
+		for _, t := range gv.Types {
+			e := &typeFile{u: u, gv: gv, t: t, aliases: aliases}
+			add(path.Join(gv.OutSubdir, strings.ToLower(t.Name.Name)+".go"), e.render())
+		}
+	}
+	yml, err := schema.YAML(u)
+	if err != nil {
+		return nil, err
+	}
+	add("internal/internal.go", internalFile(u, yml, aliases))
+	add("utils.go", utilsFile(u, aliases))
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("rendering generated code failed (a bug in ssagen):\n%s", strings.Join(errs, "\n"))
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+// finish renders f below the headers and formats the result in-process.
+func finish(header []byte, f *jen.File) ([]byte, error) {
+	var body bytes.Buffer
+	if err := f.Render(&body); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Write(templates.Header(header))
+	b.Write(body.Bytes())
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, numbered(b.Bytes()))
+	}
+	return out, nil
+}
+
+// numbered shows source with line numbers, for errors in generated code.
+func numbered(src []byte) string {
+	var b strings.Builder
+	for i, line := range strings.Split(string(src), "\n") {
+		fmt.Fprintf(&b, "%5d  %s\n", i+1, line)
+	}
+	return b.String()
+}
+
+func internalFile(u *model.Universe, yml string, aliases Aliases) *jen.File {
+	const typed = "sigs.k8s.io/structured-merge-diff/v6/typed"
+	f := newFile(u.OutputPkg+"/internal", aliases)
+	comment(f, "Parser returns the structured-merge-diff parser of the schema of every type\nin this output tree, shared by all its group versions.")
+	f.Func().Id("Parser").Params().Op("*").Qual(typed, "Parser").Block(
+		jen.Id("parserOnce").Dot("Do").Call(jen.Func().Params().Block(
+			jen.Var().Id("err").Error(),
+			jen.List(jen.Id("parser"), jen.Id("err")).Op("=").Qual(typed, "NewParser").Call(jen.Id("schemaYAML")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(
+				jen.Panic(jen.Qual("fmt", "Sprintf").Call(jen.Lit("Failed to parse schema: %v"), jen.Id("err"))),
+			),
+		)),
+		jen.Return(jen.Id("parser")),
+	)
+	f.Line()
+	f.Var().Id("parserOnce").Qual("sync", "Once")
+	f.Var().Id("parser").Op("*").Qual(typed, "Parser")
+	f.Var().Id("schemaYAML").Op("=").Qual(typed, "YAMLObject").Call(jen.Op("`" + yml + "`"))
+	return f
+}
+
+func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
+	const schemaPkg = "k8s.io/apimachinery/pkg/runtime/schema"
+	f := newFile(u.OutputPkg, aliases)
+	var cases []jen.Code
+	for _, gv := range u.GroupVersions {
+		kinds := gv.Kinds()
+		if len(kinds) == 0 {
+			continue
+		}
+		cases = append(cases, jen.Comment(fmt.Sprintf("Group=%s, Version=%s", nonEmpty(gv.Group), gv.Version)))
+		for _, k := range kinds {
+			cases = append(cases, jen.Case(jen.Qual(schemaPkg, "GroupVersionKind").Values(jen.Dict{
+				jen.Id("Group"):   jen.Lit(gv.Group),
+				jen.Id("Version"): jen.Lit(gv.Version),
+				jen.Id("Kind"):    jen.Lit(k.Name.Name),
+			})).Block(jen.Return(jen.Op("&").Qual(k.ApplyConfig.Pkg, k.ApplyConfig.Name).Values())))
+		}
+	}
+	comment(f, "ForKind returns an apply configuration type for the given GroupVersionKind, or nil if no\napply configuration type exists for the given GroupVersionKind.")
+	f.Func().Id("ForKind").Params(jen.Id("kind").Qual(schemaPkg, "GroupVersionKind")).Interface().Block(
+		jen.Switch(jen.Id("kind")).Block(cases...),
+		jen.Return(jen.Nil()),
+	)
+	f.Line()
+	comment(f, "NewTypeConverter returns a type converter that knows the schema of every\ntype in this output tree.")
+	f.Func().Id("NewTypeConverter").Params(jen.Id("scheme").Op("*").Qual("k8s.io/apimachinery/pkg/runtime", "Scheme")).
+		Qual(managedfieldsPkg, "TypeConverter").Block(
+		jen.Return(jen.Qual(managedfieldsPkg, "NewSchemeTypeConverter").Call(jen.Id("scheme"), jen.Qual(u.OutputPkg+"/internal", "Parser").Call())),
+	)
+	return f
+}
+
+func nonEmpty(g string) string {
+	if g == "" {
+		return "core"
+	}
+	return g
+}

@@ -1,0 +1,145 @@
+// Package generator runs ssagen's generate command: load the input
+// packages into the model, render every output file in memory, and hand
+// the whole tree to a sink. Nothing is written unless everything rendered.
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/ssagen/ssagen/generator/diag"
+	"github.com/ssagen/ssagen/generator/emit"
+	"github.com/ssagen/ssagen/generator/load"
+	"github.com/ssagen/ssagen/generator/model"
+	"github.com/ssagen/ssagen/generator/output"
+)
+
+// Config is everything one generate run needs; the CLI fills it from flags.
+type Config struct {
+	// Dir is where package patterns resolve ("" = current directory).
+	Dir string
+	// Packages are go list patterns of the input API packages.
+	Packages []string
+	// OutputDir is the folder of the output tree (--output-dir).
+	OutputDir string
+	// OutputPkg is its import path (--output-pkg); derived from go.mod when empty.
+	OutputPkg string
+	// HeaderFile is a boilerplate file put above generated code (--go-header-file).
+	HeaderFile string
+	// External is --external-applyconfigurations.
+	External string
+	// BuildTags are passed to go list.
+	BuildTags string
+}
+
+// Load validates the configuration and loads the model.
+func Load(cfg *Config) (*model.Universe, error) {
+	if len(cfg.Packages) == 0 {
+		return nil, errors.New("no input packages: name them as go list patterns, for example ./api/...")
+	}
+	if cfg.OutputDir == "" {
+		return nil, errors.New("--output-dir is required: the folder the apply configurations are written to")
+	}
+	outDir, err := filepath.Abs(filepath.Join(cfg.Dir, cfg.OutputDir))
+	if err != nil {
+		return nil, err
+	}
+	if gomodcache := goEnv(cfg.Dir, "GOMODCACHE"); gomodcache != "" && within(outDir, gomodcache) {
+		return nil, fmt.Errorf("--output-dir %s is inside the module cache %s: choose a folder of your own module", cfg.OutputDir, gomodcache)
+	}
+	if cfg.OutputPkg == "" {
+		if cfg.OutputPkg, err = importPathOf(outDir); err != nil {
+			return nil, err
+		}
+	}
+	external, err := load.ParseExternal(cfg.External)
+	if err != nil {
+		return nil, err
+	}
+	var flags []string
+	if cfg.BuildTags != "" {
+		flags = append(flags, "-tags="+cfg.BuildTags)
+	}
+	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, External: external})
+	if err != nil {
+		wd := cfg.Dir
+		if wd == "" {
+			wd, _ = os.Getwd()
+		}
+		return nil, diag.Relative(err, wd)
+	}
+	// An output tree inside an input package would become part of the API
+	// package, or be read back as input by a ./... pattern.
+	for _, gv := range u.GroupVersions {
+		if within(outDir, gv.Dir) {
+			return nil, fmt.Errorf("--output-dir %s is inside input package %s (%s): choose a folder outside the input packages", cfg.OutputDir, gv.PkgPath, gv.Dir)
+		}
+	}
+	return u, nil
+}
+
+// Generate runs the whole pipeline into sink.
+func Generate(cfg Config, sink output.Sink) error {
+	u, err := Load(&cfg)
+	if err != nil {
+		return err
+	}
+	var header []byte
+	if cfg.HeaderFile != "" {
+		if header, err = os.ReadFile(filepath.Join(cfg.Dir, cfg.HeaderFile)); err != nil {
+			return fmt.Errorf("--go-header-file: %w", err)
+		}
+	}
+	files, err := emit.Render(u, header)
+	if err != nil {
+		return err
+	}
+	return sink.Write(files)
+}
+
+// OutputDir is the absolute output folder of cfg.
+func OutputDir(cfg Config) string {
+	d, _ := filepath.Abs(filepath.Join(cfg.Dir, cfg.OutputDir))
+	return d
+}
+
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+func goEnv(dir, name string) string {
+	cmd := exec.Command("go", "env", name)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// importPathOf derives a folder's import path from the nearest go.mod.
+func importPathOf(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+					rel, _ := filepath.Rel(d, dir)
+					mod := strings.Trim(strings.TrimSpace(rest), `"`)
+					if rel == "." {
+						return mod, nil
+					}
+					return mod + "/" + filepath.ToSlash(rel), nil
+				}
+			}
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("--output-pkg is not set and no go.mod is above %s: pass --output-pkg", dir)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+// ExternalMapping says where the apply configurations of an external type
+// (or of every type of a package, when Type is empty) live.
+type ExternalMapping struct {
+	TypePkg, Type, ApplyPkg string
+}
+
+// ParseExternal parses --external-applyconfigurations: a comma-separated
+// list of <type package>.<Type>:<apply configuration package>, as in
+// applyconfiguration-gen, or <type package>:<apply configuration package>
+// for every type of a package.
+func ParseExternal(value string) ([]ExternalMapping, error) {
+	var out []ExternalMapping
+	for _, item := range strings.Split(value, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		from, to, ok := strings.Cut(item, ":")
+		if !ok || from == "" || to == "" {
+			return nil, fmt.Errorf("--external-applyconfigurations: %q is not <type package>.<Type>:<apply configuration package> or <type package>:<apply configuration package>", item)
+		}
+		m := ExternalMapping{TypePkg: from, ApplyPkg: to}
+		// A type name follows the last dot after the last slash, and is capitalised.
+		slash := strings.LastIndex(from, "/")
+		if dot := strings.LastIndex(from, "."); dot > slash && dot+1 < len(from) && from[dot+1] >= 'A' && from[dot+1] <= 'Z' {
+			m.TypePkg, m.Type = from[:dot], from[dot+1:]
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// applyPkgFor says where the apply configuration of an external type should
+// be: an explicit mapping first, then client-go's for k8s.io/api and meta/v1.
+func (l *loader) applyPkgFor(n model.TypeName) string {
+	for _, m := range l.cfg.External {
+		if m.TypePkg == n.Pkg && m.Type == n.Name {
+			return m.ApplyPkg
+		}
+	}
+	for _, m := range l.cfg.External {
+		if m.TypePkg == n.Pkg && m.Type == "" {
+			return m.ApplyPkg
+		}
+	}
+	if n.Pkg == metaV1Pkg {
+		return clientGoApplyPkg + "/meta/v1"
+	}
+	if rest, ok := strings.CutPrefix(n.Pkg, "k8s.io/api/"); ok {
+		return clientGoApplyPkg + "/" + rest
+	}
+	return ""
+}
+
+// resolveExternal sets ApplyConfig on external struct types whose apply
+// configuration really exists: the mapped package must declare
+// <Type>ApplyConfiguration. Lookups read only the file applyconfiguration-gen
+// names after the type, so they cost one small read each.
+func (l *loader) resolveExternal() {
+	want := map[string][]*model.Type{}
+	for _, t := range l.external {
+		if p := l.applyPkgFor(t.Name); p != "" {
+			want[p] = append(want[p], t)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	paths := make([]string, 0, len(want))
+	for p := range want {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
+	if err != nil {
+		return // reported per field as missing apply configurations
+	}
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			l.externalErr[p.PkgPath] = p.Errors[0].Msg
+			continue
+		}
+		if len(p.GoFiles) == 0 {
+			continue
+		}
+		dir := filepath.Dir(p.GoFiles[0])
+		for _, t := range want[p.PkgPath] {
+			if declares(dir, p.GoFiles, t.Name.Name+"ApplyConfiguration") {
+				t.ApplyConfig = &model.TypeName{Pkg: p.PkgPath, Name: t.Name.Name + "ApplyConfiguration"}
+			}
+		}
+	}
+}
+
+func declares(dir string, files []string, typeName string) bool {
+	needle := []byte("type " + typeName + " struct")
+	guess := filepath.Join(dir, strings.ToLower(strings.TrimSuffix(typeName, "ApplyConfiguration"))+".go")
+	if b, err := os.ReadFile(guess); err == nil && bytes.Contains(b, needle) {
+		return true
+	}
+	for _, f := range files {
+		if f == guess {
+			continue
+		}
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, needle) {
+			return true
+		}
+	}
+	return false
+}

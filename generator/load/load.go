@@ -1,0 +1,369 @@
+// Package load turns Go API packages into ssagen's model.
+//
+// It is the only code in ssagen that touches go/packages, go/types and
+// go/ast: input packages are type-checked from source with their syntax;
+// dependencies come from export data, and the few files that declare
+// external types reached from the inputs are parsed for their markers.
+// Marker syntax is controller-tools' (see markers.go).
+package load
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/ssagen/ssagen/generator/diag"
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+// Config says what to load.
+type Config struct {
+	// Dir is the folder go list runs in; "" means the current one.
+	Dir string
+	// Patterns are go list patterns of the input API packages.
+	Patterns []string
+	// BuildFlags are passed to go list (for example -tags=...).
+	BuildFlags []string
+	// OutputPkg is the import path of the output tree's root.
+	OutputPkg string
+	// External maps types of third-party modules to the apply
+	// configurations those modules ship (--external-applyconfigurations).
+	External []ExternalMapping
+}
+
+const (
+	metaV1Pkg        = "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientGoApplyPkg = "k8s.io/client-go/applyconfigurations"
+	hintGroupName    = "add `// +groupName=<group>` above the package clause of one file of the package (groupversion_info.go or doc.go); use `// +groupName=` for the core group"
+	externalFlagHint = "pass --external-applyconfigurations=%s:<import path of its apply configurations>, or make it a value type"
+)
+
+// Load reads the packages and builds the model. Its error is a diag.Errors
+// listing every problem found.
+func Load(cfg Config) (*model.Universe, error) {
+	l := &loader{
+		cfg:         cfg,
+		fset:        token.NewFileSet(),
+		types:       map[string]*model.Type{},
+		files:       map[string]*ast.File{},
+		inputs:      map[string]*input{},
+		checking:    map[*model.Type]bool{},
+		externalErr: map[string]string{},
+	}
+	pkgs, err := packages.Load(&packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
+			packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule,
+		Dir:        cfg.Dir,
+		BuildFlags: cfg.BuildFlags,
+		Fset:       l.fset,
+		Tests:      false,
+	}, cfg.Patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(cfg.Patterns, " "))
+		return nil, l.errs.Err()
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].PkgPath < pkgs[j].PkgPath })
+	for _, p := range pkgs {
+		l.addPackageErrors(p)
+	}
+	if l.errs.Len() > 0 {
+		return nil, l.errs.Err()
+	}
+	for _, p := range pkgs {
+		l.addInput(p)
+	}
+	l.checkGroupVersions()
+	for _, in := range l.sortedInputs() {
+		l.findRoots(in)
+	}
+	l.resolveExternal()
+	l.validate()
+	for _, in := range l.sortedInputs() {
+		if len(in.gv.Types) == 0 && in.hasStructs {
+			l.errs.Add(in.gv.Pos, "mark each kind with `// +kubebuilder:object:root=true` (kubebuilder) or `// +genclient` (code-generator) on a struct that embeds metav1.ObjectMeta",
+				"package %s has types but no root kind: looked for +kubebuilder:object:root and +genclient on structs embedding metav1.ObjectMeta", in.pkg.PkgPath)
+		}
+	}
+	if err := l.errs.Err(); err != nil {
+		return nil, err
+	}
+	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg}
+	for _, in := range l.sortedInputs() {
+		if len(in.gv.Types) == 0 {
+			continue
+		}
+		sort.Slice(in.gv.Types, func(i, j int) bool { return in.gv.Types[i].Name.Name < in.gv.Types[j].Name.Name })
+		u.GroupVersions = append(u.GroupVersions, in.gv)
+	}
+	return u, nil
+}
+
+type input struct {
+	pkg        *packages.Package
+	gv         *model.GroupVersion
+	hasStructs bool
+	specs      map[string]typeDecl
+}
+
+type typeDecl struct {
+	file *ast.File
+	decl *ast.GenDecl
+	spec *ast.TypeSpec
+}
+
+type loader struct {
+	cfg    Config
+	fset   *token.FileSet
+	errs   diag.List
+	inputs map[string]*input
+	types  map[string]*model.Type
+	// files are the parsed files of external packages, by file name.
+	files map[string]*ast.File
+	// external struct types that need an apply configuration from elsewhere.
+	external []*model.Type
+	// externalErr holds why an apply configuration package did not load.
+	externalErr map[string]string
+	// checking guards checkApplyConfig against recursive named slices.
+	checking map[*model.Type]bool
+}
+
+func (l *loader) sortedInputs() []*input {
+	out := make([]*input, 0, len(l.inputs))
+	for _, in := range l.inputs {
+		out = append(out, in)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pkg.PkgPath < out[j].pkg.PkgPath })
+	return out
+}
+
+func (l *loader) pos(p token.Pos) token.Position { return l.fset.Position(p) }
+
+// addPackageErrors reports what go list and the type checker found.
+func (l *loader) addPackageErrors(p *packages.Package) {
+	for _, e := range p.Errors {
+		pos := parsePos(e.Pos)
+		l.errs.Add(pos, "make the package compile (`go build "+p.PkgPath+"`) and run ssagen again", "%s", e.Msg)
+	}
+}
+
+func parsePos(s string) token.Position {
+	if s == "" || s == "-" {
+		return token.Position{}
+	}
+	parts := strings.Split(s, ":")
+	var p token.Position
+	p.Filename = parts[0]
+	if len(parts) > 1 {
+		fmt.Sscan(parts[1], &p.Line)
+	}
+	if len(parts) > 2 {
+		fmt.Sscan(parts[2], &p.Column)
+	}
+	return p
+}
+
+// addInput reads the package markers of an input package.
+func (l *loader) addInput(p *packages.Package) {
+	in := &input{pkg: p, specs: map[string]typeDecl{}}
+	gv := &model.GroupVersion{
+		PkgPath:    p.PkgPath,
+		PkgName:    p.Name,
+		OutSubdir:  model.OutSubdir(p.PkgPath),
+		OutPkgPath: path.Join(l.cfg.OutputPkg, model.OutSubdir(p.PkgPath)),
+		Version:    path.Base(p.PkgPath),
+	}
+	if len(p.GoFiles) > 0 {
+		gv.Dir = filepath.Dir(p.GoFiles[0])
+	}
+	in.gv = gv
+	groupSet := false
+	files := append([]*ast.File(nil), p.Syntax...)
+	sort.Slice(files, func(i, j int) bool { return l.pos(files[i].Pos()).Filename < l.pos(files[j].Pos()).Filename })
+	for _, f := range files {
+		if !gv.Pos.IsValid() {
+			gv.Pos = l.pos(f.Package)
+		}
+		var groups []*ast.CommentGroup
+		for _, g := range f.Comments {
+			if g.End() < f.Package {
+				groups = append(groups, g)
+			}
+		}
+		vals := l.parseMarkers(markerLines(groups...), ctmarkers.DescribesPackage)
+		if vals.has("groupName") {
+			gv.Group = vals.str("groupName")
+			groupSet = true
+			gv.Pos = l.pos(f.Package)
+		}
+		if vals.has("versionName") {
+			gv.Version = vals.str("versionName")
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				in.specs[ts.Name.Name] = typeDecl{file: f, decl: gd, spec: ts}
+				if ts.TypeParams != nil && len(ts.TypeParams.List) > 0 {
+					l.errs.Add(l.pos(ts.Pos()), "use a concrete type: apply configurations, deepcopy and CRD schemas need one per kind",
+						"generic type %s is not supported", ts.Name.Name)
+				}
+				if _, ok := ts.Type.(*ast.StructType); ok {
+					in.hasStructs = true
+				}
+			}
+		}
+	}
+	if !groupSet && in.hasStructs {
+		l.errs.Add(gv.Pos, hintGroupName, "package %s has no +groupName marker, so its API group is unknown", p.PkgPath)
+	}
+	l.inputs[p.PkgPath] = in
+}
+
+func (l *loader) checkGroupVersions() {
+	seen := map[string]*input{}
+	seenDir := map[string]*input{}
+	for _, in := range l.sortedInputs() {
+		if !in.hasStructs {
+			continue
+		}
+		key := in.gv.Group + "/" + in.gv.Version
+		if prev, ok := seen[key]; ok {
+			l.errs.Add(in.gv.Pos, "generate the two packages in separate runs with separate --output-pkg, or give one of them another +groupName/+versionName",
+				"packages %s and %s both declare group %q version %q", prev.pkg.PkgPath, in.pkg.PkgPath, in.gv.Group, in.gv.Version)
+		}
+		seen[key] = in
+		if prev, ok := seenDir[in.gv.OutSubdir]; ok {
+			l.errs.Add(in.gv.Pos, "generate them in separate runs with separate --output-pkg",
+				"packages %s and %s would both be generated into %s", prev.pkg.PkgPath, in.pkg.PkgPath, in.gv.OutPkgPath)
+		}
+		seenDir[in.gv.OutSubdir] = in
+	}
+}
+
+// findRoots finds the kinds of an input package and walks everything they reach.
+func (l *loader) findRoots(in *input) {
+	names := make([]string, 0, len(in.specs))
+	for n := range in.specs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		td := in.specs[name]
+		if td.spec.TypeParams != nil && len(td.spec.TypeParams.List) > 0 {
+			continue
+		}
+		lines := l.typeMarkerLines(td.file, td.decl, td.spec)
+		vals := l.parseMarkers(lines, ctmarkers.DescribesType)
+		genclient := hasGenclient(lines, "")
+		if !vals.boolean("kubebuilder:object:root") && !genclient {
+			continue
+		}
+		obj, _ := in.pkg.Types.Scope().Lookup(name).(*types.TypeName)
+		if obj == nil {
+			continue
+		}
+		st, ok := obj.Type().Underlying().(*types.Struct)
+		if !ok || !embedsObjectMeta(st) {
+			continue // a List type, or a root without metadata: not a kind
+		}
+		t := l.named(obj)
+		if t.ApplyConfig == nil {
+			continue
+		}
+		root := &model.Root{Kind: name, Namespaced: true}
+		if res, ok := vals["kubebuilder:resource"]; ok && len(res) > 0 {
+			if r, ok := res[len(res)-1].(crdmarkers.Resource); ok && r.Scope == "Cluster" {
+				root.Namespaced = false
+			}
+		}
+		if hasGenclient(lines, "nonNamespaced") {
+			root.Namespaced = false
+		}
+		for _, f := range t.Fields {
+			if f.GoName == "Status" && !f.Embedded {
+				root.HasStatus = true
+			}
+		}
+		if root.HasStatus {
+			root.StatusSubresource = vals.has("kubebuilder:subresource:status") || (genclient && !hasGenclient(lines, "noStatus"))
+		}
+		if root.StatusSubresource {
+			root.Subresources = []string{"status"}
+		}
+		t.Root = root
+	}
+}
+
+func embedsObjectMeta(st *types.Struct) bool {
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		t := f.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil &&
+			n.Obj().Pkg().Path() == metaV1Pkg && n.Obj().Name() == "ObjectMeta" {
+			return true
+		}
+	}
+	return false
+}
+
+// typeMarkerLines returns the marker lines of a type: its doc comment, the
+// declaration's doc for a lone spec, and the comment group just above.
+func (l *loader) typeMarkerLines(file *ast.File, decl *ast.GenDecl, spec *ast.TypeSpec) []markerLine {
+	doc := spec.Doc
+	if doc == nil && decl != nil && len(decl.Specs) == 1 {
+		doc = decl.Doc
+	}
+	var groups []*ast.CommentGroup
+	start := spec.Pos()
+	if doc != nil {
+		start = doc.Pos()
+	} else if decl != nil && len(decl.Specs) == 1 {
+		start = decl.Pos()
+	}
+	if file != nil {
+		if before := commentBefore(l.fset, file, l.pos(start).Line); before != nil && before != doc {
+			groups = append(groups, before)
+		}
+	}
+	groups = append(groups, doc)
+	return markerLines(groups...)
+}
+
+func (l *loader) parseMarkers(lines []markerLine, target ctmarkers.TargetType) markerValues {
+	vals := markerValues{}
+	for _, m := range lines {
+		def := registry.Lookup(m.text, target)
+		if def == nil {
+			continue
+		}
+		v, err := def.Parse(m.text)
+		if err != nil {
+			l.errs.Add(l.pos(m.pos), "fix the marker's syntax; `controller-gen crd -www` lists each marker's arguments",
+				"invalid marker %s: %v", strings.SplitN(m.text, "=", 2)[0], err)
+			continue
+		}
+		vals[def.Name] = append(vals[def.Name], v)
+	}
+	return vals
+}

@@ -1,0 +1,355 @@
+package load
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strings"
+
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+// anyJSON are value types that hold arbitrary JSON: the schema deduces
+// their content instead of treating them as one scalar.
+var anyJSON = map[string]bool{
+	"k8s.io/apimachinery/pkg/runtime.RawExtension":                       true,
+	"k8s.io/apimachinery/pkg/runtime.Unknown":                            true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1":                      true,
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON":      true,
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSON": true,
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions.JSON":         true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.Unstructured":     true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.UnstructuredList": true,
+}
+
+// named returns the model of a named type, building it on first use.
+func (l *loader) named(obj *types.TypeName) *model.Type {
+	name := model.TypeName{Pkg: obj.Pkg().Path(), Name: obj.Name()}
+	if t, ok := l.types[name.String()]; ok {
+		return t
+	}
+	t := &model.Type{Name: name, Pos: l.pos(obj.Pos()), StructType: "granular"}
+	l.types[name.String()] = t // before recursing: types may be recursive
+
+	n, _ := obj.Type().(*types.Named)
+	if n == nil {
+		t.Shape = model.ShapeValue
+		t.Value = model.ValueUntypedAny
+		return t
+	}
+	if n.TypeParams().Len() > 0 {
+		// Reported where it is declared (input) or used (ref).
+		t.Shape = model.ShapeValue
+		t.Value = model.ValueUntypedAny
+		return t
+	}
+	file, decl, spec := l.declOf(obj)
+	var vals markerValues
+	if spec != nil {
+		vals = l.parseMarkers(l.typeMarkerLines(file, decl, spec), ctmarkers.DescribesType)
+		doc := spec.Doc
+		if doc == nil && decl != nil && len(decl.Specs) == 1 {
+			doc = decl.Doc
+		}
+		t.Doc = docLines(doc)
+	}
+	if st := vals.str("structType"); st != "" {
+		t.StructType = st
+	}
+	t.ListType = vals.str("listType")
+	t.ListKeys = vals.strs("listMapKey")
+	t.MapType = vals.str("mapType")
+
+	in := l.inputs[name.Pkg]
+	switch u := n.Underlying().(type) {
+	case *types.Struct:
+		if anyJSON[name.String()] {
+			t.Shape, t.Value = model.ShapeValue, model.ValueUntypedAny
+			break
+		}
+		if hasMethod(n, "MarshalJSON") {
+			t.Shape, t.Value = model.ShapeValue, model.ValueUntyped
+			break
+		}
+		t.Shape = model.ShapeStruct
+		var astStruct *ast.StructType
+		if spec != nil {
+			astStruct, _ = spec.Type.(*ast.StructType)
+		}
+		t.Fields = l.fields(t, u, astStruct)
+		if len(t.Fields) == 0 {
+			break // nothing to set field by field: used as a value
+		}
+		if in != nil {
+			t.GV = in.gv
+			t.ApplyConfig = &model.TypeName{Pkg: in.gv.OutPkgPath, Name: name.Name + "ApplyConfiguration"}
+			in.gv.Types = append(in.gv.Types, t)
+		} else {
+			l.external = append(l.external, t)
+		}
+	case *types.Basic:
+		t.Shape, t.Value = model.ShapeValue, basicValue(u)
+	case *types.Slice:
+		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
+			t.Shape, t.Value = model.ShapeValue, model.ValueString
+			break
+		}
+		t.Shape = model.ShapeSlice
+		t.Elem = l.ref(u.Elem(), t.Pos, name.Name)
+	case *types.Map:
+		t.Shape = model.ShapeMap
+		t.Elem = l.ref(u.Elem(), t.Pos, name.Name)
+	case *types.Interface:
+		t.Shape, t.Value = model.ShapeValue, model.ValueUntypedAny
+	default:
+		t.Shape, t.Value = model.ShapeValue, model.ValueUntypedAny
+		if in != nil {
+			l.unsupported(t.Pos, name.Name, n.Underlying())
+		}
+	}
+	return t
+}
+
+func hasMethod(n *types.Named, name string) bool {
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for i := 0; i < ms.Len(); i++ {
+		if ms.At(i).Obj().Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func basicValue(b *types.Basic) model.ValueKind {
+	switch {
+	case b.Info()&types.IsString != 0:
+		return model.ValueString
+	case b.Info()&types.IsBoolean != 0:
+		return model.ValueBoolean
+	case b.Info()&(types.IsInteger|types.IsFloat) != 0:
+		return model.ValueNumeric
+	}
+	return model.ValueUntyped
+}
+
+func (l *loader) unsupported(pos token.Position, what string, t types.Type) {
+	l.errs.Add(pos, "use a type that has a JSON form the API server accepts: a struct, slice, map, string, bool or number; for arbitrary JSON use apiextensionsv1.JSON or runtime.RawExtension",
+		"%s has type %s, which cannot be serialised to a Kubernetes object", what, types.TypeString(t, nil))
+}
+
+// ref models a field's type expression. Unsupported kinds are reported for
+// input types only: external types are walked for their schema, never emitted.
+func (l *loader) ref(t types.Type, pos token.Position, what string) *model.TypeRef {
+	report := l.inputs[posPkg(l, pos)] != nil
+	switch t := t.(type) {
+	case *types.Alias:
+		return l.ref(types.Unalias(t), pos, what)
+	case *types.Named:
+		if t.Obj().Pkg() == nil { // error
+			if report {
+				l.unsupported(pos, what, t)
+			}
+			return &model.TypeRef{Kind: model.RefInterface}
+		}
+		if t.TypeArgs().Len() > 0 || t.TypeParams().Len() > 0 {
+			if report {
+				l.errs.Add(pos, "use a concrete type", "%s uses generic type %s, which is not supported", what, types.TypeString(t, nil))
+			}
+			return &model.TypeRef{Kind: model.RefInterface}
+		}
+		return &model.TypeRef{Kind: model.RefNamed, Named: l.named(t.Obj())}
+	case *types.Basic:
+		if t.Info()&(types.IsComplex) != 0 || t.Kind() == types.UnsafePointer || t.Kind() == types.Uintptr {
+			if report {
+				l.unsupported(pos, what, t)
+			}
+		}
+		return &model.TypeRef{Kind: model.RefBasic, Basic: t.Name()}
+	case *types.Pointer:
+		return &model.TypeRef{Kind: model.RefPointer, Elem: l.ref(t.Elem(), pos, what)}
+	case *types.Slice:
+		return &model.TypeRef{Kind: model.RefSlice, Elem: l.ref(t.Elem(), pos, what)}
+	case *types.Map:
+		return &model.TypeRef{Kind: model.RefMap, Key: l.ref(t.Key(), pos, what), Elem: l.ref(t.Elem(), pos, what)}
+	case *types.Interface:
+		if report {
+			l.unsupported(pos, what, t)
+		}
+		return &model.TypeRef{Kind: model.RefInterface}
+	default: // chan, func, array, struct literal, type parameter
+		if report {
+			l.unsupported(pos, what, t)
+		}
+		return &model.TypeRef{Kind: model.RefInterface}
+	}
+}
+
+// posPkg finds the input package whose files contain pos.
+func posPkg(l *loader, pos token.Position) string {
+	for p, in := range l.inputs {
+		for _, f := range in.pkg.CompiledGoFiles {
+			if f == pos.Filename {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// fields models the serialised fields of a struct as encoding/json sees them.
+func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.StructType) []*model.Field {
+	byName := map[string]*ast.Field{}
+	if astStruct != nil {
+		for _, f := range astStruct.Fields.List {
+			if len(f.Names) == 0 {
+				byName[embeddedName(f.Type)] = f
+			}
+			for _, n := range f.Names {
+				byName[n.Name] = f
+			}
+		}
+	}
+	var out []*model.Field
+	for i := 0; i < st.NumFields(); i++ {
+		v := st.Field(i)
+		tag := reflect.StructTag(st.Tag(i))
+		jsonTag, hasTag := tag.Lookup("json")
+		if jsonTag == "-" {
+			continue
+		}
+		if !v.Exported() && !v.Embedded() {
+			continue
+		}
+		name, opts, _ := strings.Cut(jsonTag, ",")
+		f := &model.Field{
+			GoName:    v.Name(),
+			Embedded:  v.Embedded(),
+			OmitEmpty: hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero"),
+			Pos:       l.pos(v.Pos()),
+		}
+		if v.Embedded() && (name == "" || hasOpt(opts, "inline")) {
+			if _, isStruct := deref(v.Type()).Underlying().(*types.Struct); isStruct {
+				f.Inline = true
+			}
+		}
+		if !f.Inline {
+			if !v.Exported() {
+				continue
+			}
+			f.JSONName = name
+			if !hasTag || name == "" {
+				f.JSONName = v.Name()
+			}
+		}
+		what := owner.Name.Name + "." + v.Name()
+		f.Type = l.ref(v.Type(), f.Pos, what)
+		if af := byName[v.Name()]; af != nil {
+			f.Doc = docLines(af.Doc)
+			vals := l.parseMarkers(markerLines(af.Doc, af.Comment), ctmarkers.DescribesField)
+			f.ListType = vals.str("listType")
+			f.ListKeys = vals.strs("listMapKey")
+			f.MapType = vals.str("mapType")
+			f.StructType = vals.str("structType")
+			f.Optional = vals.has("optional") || vals.has("kubebuilder:validation:Optional")
+			f.HasDefault = vals.has("default") || vals.has("kubebuilder:default")
+			f.Nullable = vals.has("nullable")
+			switch {
+			case vals.has("kubebuilder:validation:XIntOrString"):
+				f.IsUntyped, f.Untyped = true, model.ValueUntyped
+			case vals.has("kubebuilder:pruning:PreserveUnknownFields"), vals.has("kubebuilder:validation:EmbeddedResource"),
+				vals.has("kubebuilder:validation:Schemaless"):
+				f.IsUntyped, f.Untyped = true, model.ValueUntypedAny
+			}
+		}
+		// Built-in types state merge keys as patch tags, not markers.
+		if f.ListType == "" && strings.Contains(tag.Get("patchStrategy"), "merge") {
+			if key := tag.Get("patchMergeKey"); key != "" {
+				f.ListType, f.ListKeys = "map", []string{key}
+			} else {
+				f.ListType = "set"
+			}
+		}
+		// Hidden fields stay in the schema but get no setter, as in
+		// applyconfiguration-gen.
+		if owner.Name.Pkg == metaV1Pkg && owner.Name.Name == "ObjectMeta" && (v.Name() == "ManagedFields" || v.Name() == "SelfLink") {
+			f.Hidden = true
+		}
+		if strings.HasPrefix(v.Name(), "ZZZ_") {
+			f.Hidden = true
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func hasOpt(opts, want string) bool {
+	for _, o := range strings.Split(opts, ",") {
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
+func deref(t types.Type) types.Type {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		return types.Unalias(p.Elem())
+	}
+	return t
+}
+
+func embeddedName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.StarExpr:
+		return embeddedName(e.X)
+	case *ast.IndexExpr:
+		return embeddedName(e.X)
+	}
+	return ""
+}
+
+// declOf finds the declaration of a named type: from the syntax of an input
+// package, or by parsing the one file of a dependency that declares it.
+func (l *loader) declOf(obj *types.TypeName) (*ast.File, *ast.GenDecl, *ast.TypeSpec) {
+	if in := l.inputs[obj.Pkg().Path()]; in != nil {
+		if td, ok := in.specs[obj.Name()]; ok {
+			return td.file, td.decl, td.spec
+		}
+		return nil, nil, nil
+	}
+	filename := l.pos(obj.Pos()).Filename
+	if filename == "" {
+		return nil, nil, nil
+	}
+	f, ok := l.files[filename]
+	if !ok {
+		// Only declarations and comments matter: a private file set keeps
+		// positions of the input packages stable.
+		f, _ = parser.ParseFile(l.fset, filename, nil, parser.ParseComments|parser.SkipObjectResolution)
+		l.files[filename] = f
+	}
+	if f == nil {
+		return nil, nil, nil
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			if ts := s.(*ast.TypeSpec); ts.Name.Name == obj.Name() {
+				return f, gd, ts
+			}
+		}
+	}
+	return f, nil, nil
+}

@@ -1,0 +1,154 @@
+package load
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+// validate checks the fields of generated types: merge markers must fit the
+// field's type, and every struct must have an apply configuration.
+func (l *loader) validate() {
+	for _, in := range l.sortedInputs() {
+		for _, t := range in.gv.Types {
+			for _, f := range t.Fields {
+				l.validateField(t, f)
+			}
+		}
+	}
+}
+
+func (l *loader) validateField(t *model.Type, f *model.Field) {
+	what := t.Name.Name + "." + f.GoName
+	ref := f.Type.Deref()
+	// Named slices and maps carry their markers on the type.
+	listType, keys, mapType := f.ListType, f.ListKeys, f.MapType
+	isList, isMap := ref.Kind == model.RefSlice, ref.Kind == model.RefMap
+	var elem *model.TypeRef
+	switch {
+	case isList:
+		elem = ref.Elem
+	case isMap:
+		elem = ref.Elem
+	case ref.Kind == model.RefNamed && ref.Named.Shape == model.ShapeSlice:
+		isList, elem = true, ref.Named.Elem
+		if listType == "" {
+			listType, keys = ref.Named.ListType, ref.Named.ListKeys
+		}
+	case ref.Kind == model.RefNamed && ref.Named.Shape == model.ShapeMap:
+		isMap, elem = true, ref.Named.Elem
+		if mapType == "" {
+			mapType = ref.Named.MapType
+		}
+	}
+	if listType != "" {
+		switch {
+		case !isList:
+			l.errs.Add(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list", listType, what)
+		case listType != "atomic" && listType != "set" && listType != "map":
+			l.errs.Add(f.Pos, "use +listType=atomic, set or map", "+listType=%s on %s is not a list type", listType, what)
+		case listType == "map":
+			l.validateListMap(what, f, elem, keys)
+		}
+	}
+	if len(keys) > 0 && listType != "map" && listType != "" {
+		l.errs.Add(f.Pos, "use +listType=map with +listMapKey, or drop +listMapKey", "%s has +listMapKey but +listType=%s: keys only apply to +listType=map", what, listType)
+	}
+	if len(keys) > 0 && listType == "" {
+		l.errs.Add(f.Pos, "add +listType=map", "%s has +listMapKey without +listType=map", what)
+	}
+	if mapType != "" {
+		if !isMap {
+			l.errs.Add(f.Pos, "remove +mapType, or make the field a map", "+mapType=%s on %s, which is not a map", mapType, what)
+		} else if mapType != "atomic" && mapType != "granular" {
+			l.errs.Add(f.Pos, "use +mapType=atomic or granular", "+mapType=%s on %s is not a map type", mapType, what)
+		}
+	}
+	if f.StructType != "" {
+		if ref.Kind != model.RefNamed || ref.Named.Shape != model.ShapeStruct {
+			l.errs.Add(f.Pos, "remove +structType, or make the field a struct", "+structType=%s on %s, which is not a struct", f.StructType, what)
+		} else if f.StructType != "atomic" && f.StructType != "granular" {
+			l.errs.Add(f.Pos, "use +structType=atomic or granular", "+structType=%s on %s is not a struct type", f.StructType, what)
+		}
+	}
+	l.checkApplyConfig(what, f.Pos, f.Type)
+}
+
+func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRef, keys []string) {
+	e := elem.Deref()
+	if e.Kind != model.RefNamed || e.Named.Shape != model.ShapeStruct || len(e.Named.Fields) == 0 {
+		l.errs.Add(f.Pos, "use +listType=set for a list of scalars, or make the items structs", "+listType=map on %s, whose items are not structs", what)
+		return
+	}
+	if len(keys) == 0 {
+		l.errs.Add(f.Pos, "add +listMapKey=<field> naming the field that identifies an item", "+listType=map on %s without +listMapKey", what)
+		return
+	}
+	fields := map[string]*model.Field{}
+	collectJSONFields(e.Named, fields)
+	for _, k := range keys {
+		kf, ok := fields[k]
+		switch {
+		case !ok:
+			names := make([]string, 0, len(fields))
+			for n := range fields {
+				names = append(names, n)
+			}
+			l.errs.Add(f.Pos, fmt.Sprintf("name one of the JSON fields of %s: %s", e.Named.Name.Name, strings.Join(sortStrings(names), ", ")),
+				"+listMapKey=%s on %s: %s has no field with JSON name %q", k, what, e.Named.Name.Name, k)
+		case kf.Optional && !kf.HasDefault:
+			l.errs.Add(kf.Pos, "make the key field required, or give it a +default", "+listMapKey=%s on %s names optional field %s.%s: every item must carry its key", k, what, e.Named.Name.Name, kf.GoName)
+		}
+	}
+}
+
+func collectJSONFields(t *model.Type, out map[string]*model.Field) {
+	for _, f := range t.Fields {
+		if f.Inline {
+			if r := f.Type.Deref(); r.Kind == model.RefNamed {
+				collectJSONFields(r.Named, out)
+			}
+			continue
+		}
+		out[f.JSONName] = f
+	}
+}
+
+// checkApplyConfig reports struct types that would need an apply
+// configuration and have none: never a silent raw-struct fallback.
+func (l *loader) checkApplyConfig(what string, pos token.Position, r *model.TypeRef) {
+	switch r.Kind {
+	case model.RefPointer, model.RefSlice, model.RefMap:
+		l.checkApplyConfig(what, pos, r.Elem)
+	case model.RefNamed:
+		t := r.Named
+		switch t.Shape {
+		case model.ShapeStruct:
+			if len(t.Fields) > 0 && t.ApplyConfig == nil {
+				hint := fmt.Sprintf(externalFlagHint, t.Name)
+				if p := l.applyPkgFor(t.Name); p != "" {
+					if msg := l.externalErr[p]; msg != "" {
+						hint = fmt.Sprintf("make %s loadable (go list says: %s)", p, strings.ReplaceAll(msg, "\n", " "))
+					} else {
+						hint = fmt.Sprintf("%s has no %sApplyConfiguration; ", p, t.Name.Name) + hint
+					}
+				}
+				l.errs.Add(pos, hint, "%s has type %s, which has no apply configuration", what, t.Name)
+			}
+		case model.ShapeSlice, model.ShapeMap:
+			if t.Elem != nil && !l.checking[t] {
+				l.checking[t] = true
+				l.checkApplyConfig(what, pos, t.Elem)
+				delete(l.checking, t)
+			}
+		}
+	}
+}
+
+func sortStrings(s []string) []string {
+	sort.Strings(s)
+	return s
+}

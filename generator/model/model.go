@@ -1,0 +1,289 @@
+// Package model is ssagen's description of the API types it generates for.
+//
+// The loader (package load) builds a model once; every emitter only reads it.
+// Every question about the input — JSON names, merge semantics from markers,
+// which apply configuration a type maps to, source positions — is answered
+// here, so emitters never look at go/types, go/ast or comments.
+//
+// This package must not import go/packages, jennifer or any emitter.
+package model
+
+import (
+	"go/token"
+	"path"
+	"strings"
+)
+
+// Universe is everything one run of ssagen knows.
+type Universe struct {
+	// GroupVersions are the input packages, sorted by output package path.
+	GroupVersions []*GroupVersion
+	// Types holds every named type reachable from an input type, input or
+	// external, keyed by TypeName.String(). The schema covers all of them.
+	Types map[string]*Type
+	// OutputPkg is the import path of the output tree's root.
+	OutputPkg string
+}
+
+// GroupVersion is one input package and its generated output package.
+type GroupVersion struct {
+	Group, Version string
+	PkgPath        string // input package import path
+	PkgName        string // input package name
+	Dir            string // input package folder
+	OutPkgPath     string // output package import path
+	OutSubdir      string // output folder relative to the output tree root, slash-separated
+	// Types are the named struct types of the input package that get an
+	// apply configuration, sorted by name.
+	Types []*Type
+	Pos   token.Position
+}
+
+// APIVersion is group/version, or just the version for the core group.
+func (gv *GroupVersion) APIVersion() string {
+	if gv.Group == "" {
+		return gv.Version
+	}
+	return gv.Group + "/" + gv.Version
+}
+
+// Kinds returns the root types of the group version in name order.
+func (gv *GroupVersion) Kinds() []*Type {
+	var out []*Type
+	for _, t := range gv.Types {
+		if t.Root != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// TypeName names a Go type: its package's import path and its name.
+type TypeName struct {
+	Pkg, Name string
+}
+
+func (n TypeName) String() string { return n.Pkg + "." + n.Name }
+
+// SchemaName is the structured-merge-diff type name, spelled as the
+// Kubernetes OpenAPI names its definitions (k8s.io/api/core/v1.Pod becomes
+// io.k8s.api.core.v1.Pod), so that schemas line up with client-go's.
+func (n TypeName) SchemaName() string {
+	parts := strings.Split(n.Pkg, "/")
+	if strings.Contains(parts[0], ".") {
+		host := strings.Split(parts[0], ".")
+		for i, j := 0, len(host)-1; i < j; i, j = i+1, j-1 {
+			host[i], host[j] = host[j], host[i]
+		}
+		parts[0] = strings.Join(host, ".")
+	}
+	return strings.Join(parts, ".") + "." + n.Name
+}
+
+// Shape says what a named type is for apply purposes.
+type Shape int
+
+const (
+	// ShapeStruct is a struct with serialised fields: it gets (or maps to)
+	// an apply configuration.
+	ShapeStruct Shape = iota
+	// ShapeValue is set as a whole and never split into fields: scalars,
+	// named scalars, and types with their own JSON encoding (metav1.Time,
+	// resource.Quantity, intstr.IntOrString, runtime.RawExtension ...).
+	ShapeValue
+	// ShapeSlice and ShapeMap are named slice and map types.
+	ShapeSlice
+	ShapeMap
+)
+
+// ValueKind tells the schema how to describe a value type.
+type ValueKind int
+
+const (
+	ValueUntyped    ValueKind = iota // any JSON scalar (Time, Quantity, IntOrString)
+	ValueString                      // string
+	ValueNumeric                     // int, float
+	ValueBoolean                     // bool
+	ValueUntypedAny                  // arbitrary JSON (RawExtension, JSON, preserve-unknown-fields)
+)
+
+// Type is a named Go type.
+type Type struct {
+	Name TypeName
+	Pos  token.Position
+	Doc  []string // comment lines without markers and without "//"
+	// Shape and, per shape, the details below.
+	Shape Shape
+	Value ValueKind // ShapeValue
+	// Elem is the element (ShapeSlice, ShapeMap) or the aliased/underlying
+	// type expression.
+	Elem *TypeRef
+	// Fields of a ShapeStruct in declaration order; skipped fields are absent.
+	Fields []*Field
+	// Semantics from markers on the type.
+	StructType string // "granular" (default) or "atomic"
+	ListType   string // on a named slice type
+	ListKeys   []string
+	MapType    string // on a named map type
+
+	// ApplyConfig is the apply configuration type this type maps to, or nil
+	// when the type is used as a value. For input types it is generated.
+	ApplyConfig *TypeName
+	// GV is the input group version this type is generated in, nil for
+	// external types.
+	GV *GroupVersion
+	// Root is set for kinds (+kubebuilder:object:root or +genclient with ObjectMeta).
+	Root *Root
+}
+
+// Generated reports whether ssagen emits an apply configuration for t.
+func (t *Type) Generated() bool { return t.GV != nil && t.ApplyConfig != nil }
+
+// Root describes a kind.
+type Root struct {
+	Kind       string
+	Namespaced bool
+	// Subresources with an apply configuration extract ("status"), sorted.
+	Subresources []string
+	// HasStatus is true when the kind has a Status field.
+	HasStatus bool
+	// StatusSubresource is true with +kubebuilder:subresource:status or for
+	// +genclient kinds that have a status field and no +genclient:noStatus.
+	StatusSubresource bool
+}
+
+// Field is one serialised field of a struct.
+type Field struct {
+	GoName    string
+	JSONName  string // empty for inline fields
+	Inline    bool   // json ",inline", or an untagged embedded struct
+	OmitEmpty bool
+	Embedded  bool
+	Type      *TypeRef
+	Doc       []string
+	Pos       token.Position
+
+	Optional   bool
+	HasDefault bool
+	Nullable   bool
+	// Hidden fields are in the schema but get no setter (ObjectMeta's
+	// ManagedFields and SelfLink, as in applyconfiguration-gen).
+	Hidden bool
+	// Merge semantics from markers on the field (or patch strategy tags).
+	ListType   string
+	ListKeys   []string
+	MapType    string
+	StructType string
+	// Untyped marks int-or-string, preserve-unknown-fields, embedded-resource
+	// and schemaless fields: the schema treats them as arbitrary JSON.
+	Untyped   ValueKind
+	IsUntyped bool
+}
+
+// RefKind says what a type expression is.
+type RefKind int
+
+const (
+	RefBasic RefKind = iota
+	RefNamed
+	RefPointer
+	RefSlice
+	RefMap
+	RefInterface // interface{} / any: arbitrary JSON
+)
+
+// TypeRef is a type expression as written in a field.
+type TypeRef struct {
+	Kind  RefKind
+	Basic string // Go name of a basic type: string, int32, byte, ...
+	Named *Type  // RefNamed
+	Elem  *TypeRef
+	Key   *TypeRef // RefMap
+}
+
+// Deref strips pointers.
+func (r *TypeRef) Deref() *TypeRef {
+	for r.Kind == RefPointer {
+		r = r.Elem
+	}
+	return r
+}
+
+// IsApplyConfig reports whether r (through pointers) is a struct with an
+// apply configuration.
+func (r *TypeRef) IsApplyConfig() bool {
+	d := r.Deref()
+	return d.Kind == RefNamed && d.Named.ApplyConfig != nil
+}
+
+// Nillable reports whether the Go type is a slice or map (named or not):
+// apply configurations hold those without an extra pointer.
+func (r *TypeRef) Nillable() bool {
+	switch r.Kind {
+	case RefSlice, RefMap:
+		return true
+	}
+	return false
+}
+
+// OutSubdir is the folder applyconfiguration-gen uses for an input package:
+// the last two path elements, lower-cased ("k8s.io/api/rbac/v1" → "rbac/v1").
+func OutSubdir(pkgPath string) string {
+	dir, ver := path.Split(pkgPath)
+	return strings.ToLower(path.Join(path.Base(dir), ver))
+}
+
+// RefApply is a TypeRef kind produced by ApplyRef: an apply configuration type.
+const RefApply RefKind = 100
+
+// ApplyRef is the type an apply configuration uses for a field of type r:
+// structs become their apply configurations; slices and maps of them
+// become unnamed slices and maps of apply configurations (as
+// applyconfiguration-gen does for named slices); everything else stays.
+// Pointers are stripped: the caller decides about the outer pointer.
+func ApplyRef(r *TypeRef) *TypeRef {
+	r = r.Deref()
+	switch r.Kind {
+	case RefNamed:
+		t := r.Named
+		if t.ApplyConfig != nil {
+			return &TypeRef{Kind: RefApply, Named: t}
+		}
+		if (t.Shape == ShapeSlice || t.Shape == ShapeMap) && t.Elem != nil && containsApply(t.Elem, map[*Type]bool{t: true}) {
+			if t.Shape == ShapeSlice {
+				return &TypeRef{Kind: RefSlice, Elem: ApplyRef(t.Elem)}
+			}
+			return &TypeRef{Kind: RefMap, Key: &TypeRef{Kind: RefBasic, Basic: "string"}, Elem: ApplyRef(t.Elem)}
+		}
+		return r
+	case RefSlice:
+		if containsApply(r.Elem, map[*Type]bool{}) {
+			return &TypeRef{Kind: RefSlice, Elem: ApplyRef(r.Elem)}
+		}
+		return r
+	case RefMap:
+		if containsApply(r.Elem, map[*Type]bool{}) {
+			return &TypeRef{Kind: RefMap, Key: r.Key, Elem: ApplyRef(r.Elem)}
+		}
+		return r
+	}
+	return r
+}
+
+func containsApply(r *TypeRef, seen map[*Type]bool) bool {
+	r = r.Deref()
+	switch r.Kind {
+	case RefNamed:
+		t := r.Named
+		if t.ApplyConfig != nil {
+			return true
+		}
+		if (t.Shape == ShapeSlice || t.Shape == ShapeMap) && t.Elem != nil && !seen[t] {
+			seen[t] = true
+			return containsApply(t.Elem, seen)
+		}
+	case RefSlice, RefMap:
+		return containsApply(r.Elem, seen)
+	}
+	return false
+}

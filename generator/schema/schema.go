@@ -1,0 +1,254 @@
+// Package schema derives the structured-merge-diff schema of the model's
+// types: what Extract functions parse managedFields against, without the
+// openapi-gen detour applyconfiguration-gen needs.
+//
+// Merge semantics follow the Kubernetes OpenAPI conversion
+// (k8s.io/kube-openapi/pkg/schemaconv): lists are atomic unless marked,
+// maps and structs are granular unless marked, patch merge keys of
+// built-in types become associative lists.
+//
+// This package reads only the model.
+package schema
+
+import (
+	"fmt"
+	"sort"
+
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+const (
+	untypedAtomic  = "__untyped_atomic_"
+	untypedDeduced = "__untyped_deduced_"
+)
+
+// YAML returns the schema of every type in the universe as YAML, sorted by
+// type name so that the bytes are stable.
+func YAML(u *model.Universe) (string, error) {
+	s := Build(u)
+	b, err := yaml.Marshal(s)
+	if err != nil {
+		return "", fmt.Errorf("marshalling schema: %w", err)
+	}
+	return string(b), nil
+}
+
+// Build returns the schema of every type in the universe.
+func Build(u *model.Universe) *smdschema.Schema {
+	b := &builder{defs: map[string]smdschema.TypeDef{}}
+	names := make([]string, 0, len(u.Types))
+	for k := range u.Types {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		b.define(u.Types[k])
+	}
+	out := &smdschema.Schema{}
+	defNames := make([]string, 0, len(b.defs))
+	for n := range b.defs {
+		defNames = append(defNames, n)
+	}
+	sort.Strings(defNames)
+	for _, n := range defNames {
+		out.Types = append(out.Types, b.defs[n])
+	}
+	out.Types = append(out.Types, untypedDefs()...)
+	return out
+}
+
+type builder struct {
+	defs map[string]smdschema.TypeDef
+}
+
+// define adds a named definition for struct and value types; named
+// scalars, slices and maps are inlined where used.
+func (b *builder) define(t *model.Type) {
+	name := t.Name.SchemaName()
+	if _, ok := b.defs[name]; ok {
+		return
+	}
+	switch t.Shape {
+	case model.ShapeStruct:
+		b.defs[name] = smdschema.TypeDef{Name: name} // placeholder: types may be recursive
+		b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, t.StructType)}
+	case model.ShapeValue:
+		if t.Value == model.ValueUntyped || t.Value == model.ValueUntypedAny {
+			b.defs[name] = smdschema.TypeDef{Name: name, Atom: valueAtom(t.Value)}
+		}
+	}
+}
+
+func (b *builder) structAtom(t *model.Type, structType string) smdschema.Atom {
+	m := &smdschema.Map{}
+	if structType == "atomic" {
+		m.ElementRelationship = smdschema.Atomic
+	}
+	fields := map[string]smdschema.StructField{}
+	b.collectFields(t, fields, map[*model.Type]bool{})
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		m.Fields = append(m.Fields, fields[n])
+	}
+	return smdschema.Atom{Map: m}
+}
+
+// collectFields flattens inline embedded structs into their parent, as JSON does.
+func (b *builder) collectFields(t *model.Type, out map[string]smdschema.StructField, seen map[*model.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
+	for _, f := range t.Fields {
+		if f.Inline {
+			if r := f.Type.Deref(); r.Kind == model.RefNamed && r.Named.Shape == model.ShapeStruct {
+				b.collectFields(r.Named, out, seen)
+			}
+			continue
+		}
+		if _, dup := out[f.JSONName]; dup {
+			continue // the shallower field wins, as in encoding/json
+		}
+		out[f.JSONName] = smdschema.StructField{Name: f.JSONName, Type: b.fieldRef(f)}
+	}
+}
+
+func (b *builder) fieldRef(f *model.Field) smdschema.TypeRef {
+	if f.IsUntyped {
+		if f.Untyped == model.ValueUntypedAny {
+			return named(untypedDeduced)
+		}
+		return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Untyped)}}
+	}
+	sem := semantics{listType: f.ListType, keys: f.ListKeys, mapType: f.MapType, structType: f.StructType}
+	return b.ref(f.Type, sem)
+}
+
+type semantics struct {
+	listType   string
+	keys       []string
+	mapType    string
+	structType string
+}
+
+func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
+	r = r.Deref()
+	switch r.Kind {
+	case model.RefBasic:
+		return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(basicScalar(r.Basic))}}
+	case model.RefInterface:
+		return named(untypedDeduced)
+	case model.RefSlice:
+		if r.Elem.Kind == model.RefBasic && (r.Elem.Basic == "byte" || r.Elem.Basic == "uint8") {
+			return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.String)}}
+		}
+		return smdschema.TypeRef{Inlined: smdschema.Atom{List: b.list(r.Elem, sem)}}
+	case model.RefMap:
+		return smdschema.TypeRef{Inlined: smdschema.Atom{Map: b.mapOf(r.Elem, sem)}}
+	case model.RefNamed:
+		t := r.Named
+		switch t.Shape {
+		case model.ShapeStruct:
+			b.define(t)
+			if sem.structType == "atomic" && t.StructType != "atomic" {
+				name := t.Name.SchemaName() + ".atomic"
+				if _, ok := b.defs[name]; !ok {
+					b.defs[name] = smdschema.TypeDef{Name: name}
+					b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, "atomic")}
+				}
+				return named(name)
+			}
+			return named(t.Name.SchemaName())
+		case model.ShapeValue:
+			switch t.Value {
+			case model.ValueString:
+				return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.String)}}
+			case model.ValueNumeric:
+				return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Numeric)}}
+			case model.ValueBoolean:
+				return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Boolean)}}
+			}
+			b.define(t)
+			return named(t.Name.SchemaName())
+		case model.ShapeSlice:
+			if sem.listType == "" {
+				sem.listType, sem.keys = t.ListType, t.ListKeys
+			}
+			return smdschema.TypeRef{Inlined: smdschema.Atom{List: b.list(t.Elem, sem)}}
+		case model.ShapeMap:
+			if sem.mapType == "" {
+				sem.mapType = t.MapType
+			}
+			return smdschema.TypeRef{Inlined: smdschema.Atom{Map: b.mapOf(t.Elem, sem)}}
+		}
+	}
+	return named(untypedDeduced)
+}
+
+func (b *builder) list(elem *model.TypeRef, sem semantics) *smdschema.List {
+	l := &smdschema.List{ElementType: b.ref(elem, semantics{}), ElementRelationship: smdschema.Atomic}
+	switch sem.listType {
+	case "set":
+		l.ElementRelationship = smdschema.Associative
+	case "map":
+		l.ElementRelationship = smdschema.Associative
+		l.Keys = append([]string(nil), sem.keys...)
+	}
+	return l
+}
+
+func (b *builder) mapOf(elem *model.TypeRef, sem semantics) *smdschema.Map {
+	m := &smdschema.Map{ElementType: b.ref(elem, semantics{})}
+	if sem.mapType == "atomic" {
+		m.ElementRelationship = smdschema.Atomic
+	}
+	return m
+}
+
+func basicScalar(name string) smdschema.Scalar {
+	switch name {
+	case "string":
+		return smdschema.String
+	case "bool":
+		return smdschema.Boolean
+	}
+	return smdschema.Numeric
+}
+
+func valueAtom(v model.ValueKind) smdschema.Atom {
+	if v == model.ValueUntypedAny {
+		return deducedAtom()
+	}
+	return smdschema.Atom{Scalar: ptr(smdschema.Untyped)}
+}
+
+func deducedAtom() smdschema.Atom {
+	return smdschema.Atom{
+		Scalar: ptr(smdschema.Untyped),
+		List:   &smdschema.List{ElementType: named(untypedAtomic), ElementRelationship: smdschema.Atomic},
+		Map:    &smdschema.Map{ElementType: named(untypedDeduced), ElementRelationship: smdschema.Separable},
+	}
+}
+
+// untypedDefs are the two definitions every Kubernetes schema ends with.
+func untypedDefs() []smdschema.TypeDef {
+	return []smdschema.TypeDef{
+		{Name: untypedAtomic, Atom: smdschema.Atom{
+			Scalar: ptr(smdschema.Untyped),
+			List:   &smdschema.List{ElementType: named(untypedAtomic), ElementRelationship: smdschema.Atomic},
+			Map:    &smdschema.Map{ElementType: named(untypedAtomic), ElementRelationship: smdschema.Atomic},
+		}},
+		{Name: untypedDeduced, Atom: deducedAtom()},
+	}
+}
+
+func named(n string) smdschema.TypeRef { return smdschema.TypeRef{NamedType: &n} }
+
+func ptr[T any](v T) *T { return &v }
