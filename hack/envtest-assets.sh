@@ -12,8 +12,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ASSETS=${ASSETS:-$root/.cache/envtest/$K8S_VERSION}
 mkdir -p "$ASSETS"
 
-build_module() { # name module-require pkg replaces...
-  local out=$1 req=$2 pkg=$3 replaces=$4
+build_module() { # out module@version pkg replaces ldflags
+  local out=$1 req=$2 pkg=$3 replaces=$4 ldflags=${5:-}
   local work
   work=$(mktemp -d)
   trap 'rm -rf "$work"' RETURN
@@ -28,7 +28,7 @@ build_module() { # name module-require pkg replaces...
     printf 'package main\nimport _ "%s"\n' "$pkg" >tools.go
     sed -i '1i //go:build tools' tools.go
     GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 || true
-    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags=-s -o "$out.tmp" "$pkg"
+    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags="-s $ldflags" -o "$out.tmp" "$pkg"
     mv "$out.tmp" "$out"
   )
 }
@@ -40,7 +40,8 @@ if [ ! -x "$ASSETS/kube-apiserver" ]; then
   for m in $(sed -n 's#^[[:space:]]*\(k8s.io/[^ ]*\) => ./staging/.*#\1#p' "$gomod"); do
     reps="$reps -replace=$m=$m@$STAGING_VERSION"
   done
-  build_module "$ASSETS/kube-apiserver" "k8s.io/kubernetes@$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver "$reps"
+  build_module "$ASSETS/kube-apiserver" "k8s.io/kubernetes@$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver "$reps" \
+    "-X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$(echo "$K8S_VERSION" | cut -d. -f2)"
 fi
 
 if [ ! -x "$ASSETS/etcd" ]; then

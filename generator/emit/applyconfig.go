@@ -95,13 +95,7 @@ func jsonTag(f *model.Field) string {
 
 // nillable fields (slices and maps) are held without a pointer.
 func nillable(f *model.Field) bool {
-	if f.Type.Nillable() {
-		return true
-	}
-	if f.Type.Kind == model.RefNamed {
-		return model.ApplyRef(f.Type).Nillable()
-	}
-	return false
+	return f.Type.Nillable()
 }
 
 func hasTypeMeta(t *model.Type) bool {

@@ -84,10 +84,11 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, p := range pkgs {
 		l.addInput(p)
 	}
-	l.checkGroupVersions()
 	for _, in := range l.sortedInputs() {
 		l.findRoots(in)
+		l.defaultGroup(in)
 	}
+	l.checkGroupVersions()
 	l.resolveExternal()
 	l.validate()
 	for _, in := range l.sortedInputs() {
@@ -114,6 +115,8 @@ type input struct {
 	pkg        *packages.Package
 	gv         *model.GroupVersion
 	hasStructs bool
+	groupSet   bool // a +groupName marker was found
+	genclient  bool // some type has +genclient
 	specs      map[string]typeDecl
 }
 
@@ -228,10 +231,24 @@ func (l *loader) addInput(p *packages.Package) {
 			}
 		}
 	}
-	if !groupSet && in.hasStructs {
-		l.errs.Add(gv.Pos, hintGroupName, "package %s has no +groupName marker, so its API group is unknown", p.PkgPath)
-	}
+	in.groupSet = groupSet
 	l.inputs[p.PkgPath] = in
+}
+
+// defaultGroup handles packages without +groupName. code-generator-style
+// packages (with +genclient) have always fallen back to the parent folder's
+// name (k8s.io/api/apps/v1 is group "apps"), so ssagen does too; for any
+// other package that guess is how applyconfiguration-gen ends up with
+// apiVersion "api/v1alpha1" for kubebuilder layouts, so it is an error.
+func (l *loader) defaultGroup(in *input) {
+	if in.groupSet || !in.hasStructs {
+		return
+	}
+	if in.genclient {
+		in.gv.Group = path.Base(path.Dir(in.pkg.PkgPath))
+		return
+	}
+	l.errs.Add(in.gv.Pos, hintGroupName, "package %s has no +groupName marker, so its API group is unknown", in.pkg.PkgPath)
 }
 
 func (l *loader) checkGroupVersions() {
@@ -270,6 +287,7 @@ func (l *loader) findRoots(in *input) {
 		lines := l.typeMarkerLines(td.file, td.decl, td.spec)
 		vals := l.parseMarkers(lines, ctmarkers.DescribesType)
 		genclient := hasGenclient(lines, "")
+		in.genclient = in.genclient || genclient
 		if !vals.boolean("kubebuilder:object:root") && !genclient {
 			continue
 		}
@@ -305,6 +323,8 @@ func (l *loader) findRoots(in *input) {
 		if root.StatusSubresource {
 			root.Subresources = []string{"status"}
 		}
+		root.Subresources = append(root.Subresources, genclientSubresources(lines, root.Subresources)...)
+		sort.Strings(root.Subresources)
 		t.Root = root
 	}
 }

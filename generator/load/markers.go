@@ -146,3 +146,27 @@ func commentBefore(fset *token.FileSet, file *ast.File, line int) *ast.CommentGr
 	}
 	return nil
 }
+
+// genclientSubresources returns the subresources named by
+// +genclient:method=...,subresource=<name> lines that are not in have:
+// applyconfiguration-gen generates an Extract<Kind><Subresource> for each.
+func genclientSubresources(lines []markerLine, have []string) []string {
+	seen := map[string]bool{}
+	for _, h := range have {
+		seen[h] = true
+	}
+	var out []string
+	for _, l := range lines {
+		args, ok := strings.CutPrefix(l.text, "+genclient:method=")
+		if !ok {
+			continue
+		}
+		for _, kv := range strings.Split(args, ",") {
+			if sub, ok := strings.CutPrefix(strings.TrimSpace(kv), "subresource="); ok && sub != "" && !seen[sub] {
+				seen[sub] = true
+				out = append(out, sub)
+			}
+		}
+	}
+	return out
+}

@@ -237,32 +237,26 @@ func OutSubdir(pkgPath string) string {
 const RefApply RefKind = 100
 
 // ApplyRef is the type an apply configuration uses for a field of type r:
-// structs become their apply configurations; slices and maps of them
-// become unnamed slices and maps of apply configurations (as
-// applyconfiguration-gen does for named slices); everything else stays.
-// Pointers are stripped: the caller decides about the outer pointer.
+// structs become their apply configurations, and unnamed slices and maps of
+// them become slices and maps of apply configurations. Named slice and map
+// types stay as they are, as applyconfiguration-gen leaves them, so the
+// exported API is the same. Pointers are stripped: the caller decides
+// about the outer pointer.
 func ApplyRef(r *TypeRef) *TypeRef {
 	r = r.Deref()
 	switch r.Kind {
 	case RefNamed:
-		t := r.Named
-		if t.ApplyConfig != nil {
-			return &TypeRef{Kind: RefApply, Named: t}
-		}
-		if (t.Shape == ShapeSlice || t.Shape == ShapeMap) && t.Elem != nil && containsApply(t.Elem, map[*Type]bool{t: true}) {
-			if t.Shape == ShapeSlice {
-				return &TypeRef{Kind: RefSlice, Elem: ApplyRef(t.Elem)}
-			}
-			return &TypeRef{Kind: RefMap, Key: &TypeRef{Kind: RefBasic, Basic: "string"}, Elem: ApplyRef(t.Elem)}
+		if r.Named.ApplyConfig != nil {
+			return &TypeRef{Kind: RefApply, Named: r.Named}
 		}
 		return r
 	case RefSlice:
-		if containsApply(r.Elem, map[*Type]bool{}) {
+		if containsApply(r.Elem) {
 			return &TypeRef{Kind: RefSlice, Elem: ApplyRef(r.Elem)}
 		}
 		return r
 	case RefMap:
-		if containsApply(r.Elem, map[*Type]bool{}) {
+		if containsApply(r.Elem) {
 			return &TypeRef{Kind: RefMap, Key: r.Key, Elem: ApplyRef(r.Elem)}
 		}
 		return r
@@ -270,20 +264,13 @@ func ApplyRef(r *TypeRef) *TypeRef {
 	return r
 }
 
-func containsApply(r *TypeRef, seen map[*Type]bool) bool {
+func containsApply(r *TypeRef) bool {
 	r = r.Deref()
 	switch r.Kind {
 	case RefNamed:
-		t := r.Named
-		if t.ApplyConfig != nil {
-			return true
-		}
-		if (t.Shape == ShapeSlice || t.Shape == ShapeMap) && t.Elem != nil && !seen[t] {
-			seen[t] = true
-			return containsApply(t.Elem, seen)
-		}
+		return r.Named.ApplyConfig != nil
 	case RefSlice, RefMap:
-		return containsApply(r.Elem, seen)
+		return containsApply(r.Elem)
 	}
 	return false
 }

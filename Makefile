@@ -1,0 +1,34 @@
+# ssagen's developer entry points. `make help` lists them.
+SHELL := bash
+GO ?= go
+
+.PHONY: help generate verify test test-unit envtest-assets lint bench-gen fuzz
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+generate: ## regenerate examples/generated and the conformance packages
+	bash hack/update-codegen.sh
+
+verify: ## fail when any generated file is stale
+	bash hack/update-codegen.sh --verify
+
+envtest-assets: ## build kube-apiserver and etcd for envtest into .cache/envtest (once)
+	bash hack/envtest-assets.sh
+
+lint: ## go vet and gofmt
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+test-unit: ## tests that need no API server
+	$(GO) test ./...
+
+test: lint verify envtest-assets ## everything CI runs: lint, verify, all tests on a real kube-apiserver
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
+
+fuzz: ## run each fuzz target for a short while
+	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzMarkers -fuzztime=30s
+	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzParseExternal -fuzztime=15s
+
+bench-gen: ## time ssagen against applyconfiguration-gen and controller-gen
+	bash hack/bench-gen.sh

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Regenerates everything generated in this repository, the way a Kubebuilder
+# project's hack/update-codegen.sh would call ssagen. With --verify it writes
+# nothing and fails with a diff when something is stale.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+verify=""
+if [ "${1:-}" = "--verify" ]; then verify="--verify"; fi
+
+# Deepcopy for the example API (controller-gen, pinned as a tool in go.mod).
+if [ -z "$verify" ]; then
+  go tool controller-gen object paths=./examples/api/...
+fi
+
+# Apply configurations for the example API.
+go run ./cmd/ssagen generate $verify \
+  --output-dir examples/generated/applyconfiguration \
+  ./examples/api/...
+
+# Conformance packages: ssagen's output for public API packages that ship
+# applyconfiguration-gen output, compared in internal/conformance.
+go run ./cmd/ssagen generate $verify \
+  --output-dir internal/conformance/kube \
+  k8s.io/api/rbac/v1 k8s.io/api/apps/v1 k8s.io/api/batch/v1
+go run ./cmd/ssagen generate $verify \
+  --output-dir internal/conformance/apiextensions \
+  k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
