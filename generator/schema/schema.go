@@ -15,12 +15,13 @@ import (
 	"sort"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
-	"sigs.k8s.io/yaml"
+	yaml "go.yaml.in/yaml/v2"
 
 	"github.com/ssagen/ssagen/generator/model"
 )
 
 const (
+	rawExtension   = "k8s.io/apimachinery/pkg/runtime.RawExtension"
 	untypedAtomic  = "__untyped_atomic_"
 	untypedDeduced = "__untyped_deduced_"
 )
@@ -175,6 +176,11 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 			case model.ValueBoolean:
 				return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Boolean)}}
 			}
+			if t.Name.String() == rawExtension {
+				// An embedded object replaced as a whole, as the Kubernetes
+				// OpenAPI conversion treats RawExtension fields.
+				return named(untypedAtomic)
+			}
 			b.define(t)
 			return named(t.Name.SchemaName())
 		case model.ShapeSlice:
@@ -224,7 +230,8 @@ func basicScalar(name string) smdschema.Scalar {
 
 func valueAtom(v model.ValueKind) smdschema.Atom {
 	if v == model.ValueUntypedAny {
-		return deducedAtom()
+		// An object of arbitrary fields, each deduced from its value.
+		return smdschema.Atom{Map: &smdschema.Map{ElementType: smdschema.TypeRef{Inlined: deducedAtom()}}}
 	}
 	return smdschema.Atom{Scalar: ptr(smdschema.Untyped)}
 }

@@ -23,5996 +23,2843 @@ func Parser() *typed.Parser {
 
 var parserOnce sync.Once
 var parser *typed.Parser
-var schemaYAML = typed.YAMLObject(`Types:
-- Fields:
-  - Default: null
-    Name: args
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: next
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Filter
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Filter
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: hostnames
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: port
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tls
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.TLSConfig
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Listener
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: headers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Match
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: metadata
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-      Nullable: false
-  - Default: null
-    Name: spec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectSpec
-      Nullable: false
-  - Default: null
-    Name: status
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectStatus
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Project
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: admin
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectMember
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: displayName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: labels
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: members
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: namespaces
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: rules
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectSpec
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: conditions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - type
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: observedGeneration
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: phase
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectStatus
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: metadata
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-      Nullable: false
-  - Default: null
-    Name: spec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxySpec
-      Nullable: false
-  - Default: null
-    Name: status
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxyStatus
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: backend
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ObjectReference
-      Nullable: false
-  - Default: null
-    Name: filters
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: listeners
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: replicas
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: routes
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: selector
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxySpec
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: addresses
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: conditions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - type
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxyStatus
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: matches
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: weight
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Route
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: metadata
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-      Nullable: false
-  - Default: null
-    Name: spec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxSpec
-      Nullable: false
-  - Default: null
-    Name: status
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxStatus
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: Paused
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: config
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: __untyped_deduced_
-      Nullable: false
-  - Default: null
-    Name: memory
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.api.resource.Quantity
-      Nullable: false
-  - Default: null
-    Name: podTemplate
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodTemplateSpec
-      Nullable: false
-  - Default: null
-    Name: port
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
-      Nullable: false
-  - Default: null
-    Name: resources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: steps
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: timeout
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Duration
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxSpec
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: conditions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - type
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: phase
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: podName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: startedAt
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxStatus
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: command
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: env
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.Step
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: minVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: com.github.ssagen.ssagen.examples.api.v1alpha1.TLSConfig
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: partition
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeID
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: nodeAffinity
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.NodeAffinity
-      Nullable: false
-  - Default: null
-    Name: podAffinity
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodAffinity
-      Nullable: false
-  - Default: null
-    Name: podAntiAffinity
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodAntiAffinity
-      Nullable: false
-  Name: io.k8s.api.core.v1.Affinity
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: localhostProfile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.AppArmorProfile
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: cachingMode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: diskName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: diskURI
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.AzureDiskVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: shareName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.AzureFileVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: driver
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: nodePublishSecretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeAttributes
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.CSIVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: add
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: drop
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.Capabilities
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: monitors
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretFile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: user
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.CephFSVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: volumeID
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.CinderVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: labelSelector
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: signerName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ClusterTrustBundleProjection
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ConfigMapEnvSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: key
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ConfigMapKeySelector
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: items
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ConfigMapProjection
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: defaultMode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: items
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ConfigMapVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: args
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: command
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: env
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: envFrom
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: image
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: imagePullPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: lifecycle
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Lifecycle
-      Nullable: false
-  - Default: null
-    Name: livenessProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: ports
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - containerPort
-        - protocol
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readinessProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: resizePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ResourceRequirements
-      Nullable: false
-  - Default: null
-    Name: restartPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: restartPolicyRules
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: securityContext
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecurityContext
-      Nullable: false
-  - Default: null
-    Name: startupProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: stdin
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: stdinOnce
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: terminationMessagePath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: terminationMessagePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tty
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeDevices
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - devicePath
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeMounts
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - mountPath
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: workingDir
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.Container
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: containerPort
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostIP
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostPort
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: protocol
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ContainerPort
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: resourceName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: restartPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ContainerResizePolicy
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: action
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: exitCodes
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes
-      Nullable: false
-  Name: io.k8s.api.core.v1.ContainerRestartRule
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: operator
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: values
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: items
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.DownwardAPIProjection
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fieldRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ObjectFieldSelector
-      Nullable: false
-  - Default: null
-    Name: mode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceFieldRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ResourceFieldSelector
-      Nullable: false
-  Name: io.k8s.api.core.v1.DownwardAPIVolumeFile
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: defaultMode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: items
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.DownwardAPIVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: medium
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: sizeLimit
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.api.resource.Quantity
-      Nullable: false
-  Name: io.k8s.api.core.v1.EmptyDirVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: configMapRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ConfigMapEnvSource
-      Nullable: false
-  - Default: null
-    Name: prefix
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecretEnvSource
-      Nullable: false
-  Name: io.k8s.api.core.v1.EnvFromSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: value
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: valueFrom
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.EnvVarSource
-      Nullable: false
-  Name: io.k8s.api.core.v1.EnvVar
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: configMapKeyRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ConfigMapKeySelector
-      Nullable: false
-  - Default: null
-    Name: fieldRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ObjectFieldSelector
-      Nullable: false
-  - Default: null
-    Name: fileKeyRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.FileKeySelector
-      Nullable: false
-  - Default: null
-    Name: resourceFieldRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ResourceFieldSelector
-      Nullable: false
-  - Default: null
-    Name: secretKeyRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecretKeySelector
-      Nullable: false
-  Name: io.k8s.api.core.v1.EnvVarSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: args
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: command
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: env
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: envFrom
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: image
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: imagePullPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: lifecycle
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Lifecycle
-      Nullable: false
-  - Default: null
-    Name: livenessProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: ports
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - containerPort
-        - protocol
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readinessProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: resizePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ResourceRequirements
-      Nullable: false
-  - Default: null
-    Name: restartPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: restartPolicyRules
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: securityContext
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecurityContext
-      Nullable: false
-  - Default: null
-    Name: startupProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: stdin
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: stdinOnce
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: targetContainerName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: terminationMessagePath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: terminationMessagePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tty
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeDevices
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - devicePath
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeMounts
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - mountPath
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: workingDir
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.EphemeralContainer
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: args
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: command
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: env
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: envFrom
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: image
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: imagePullPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: lifecycle
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Lifecycle
-      Nullable: false
-  - Default: null
-    Name: livenessProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: ports
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - containerPort
-        - protocol
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readinessProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: resizePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ResourceRequirements
-      Nullable: false
-  - Default: null
-    Name: restartPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: restartPolicyRules
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: securityContext
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecurityContext
-      Nullable: false
-  - Default: null
-    Name: startupProbe
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Probe
-      Nullable: false
-  - Default: null
-    Name: stdin
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: stdinOnce
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: terminationMessagePath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: terminationMessagePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tty
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeDevices
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - devicePath
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeMounts
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - mountPath
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: workingDir
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.EphemeralContainerCommon
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: volumeClaimTemplate
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PersistentVolumeClaimTemplate
-      Nullable: false
-  Name: io.k8s.api.core.v1.EphemeralVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: command
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ExecAction
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: lun
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: targetWWNs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: wwids
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.FCVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: key
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.FileKeySelector
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: driver
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: options
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  Name: io.k8s.api.core.v1.FlexVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: datasetName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: datasetUUID
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.FlockerVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: partition
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: pdName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: port
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: service
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.GRPCAction
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: directory
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: repository
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: revision
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.GitRepoVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: endpoints
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.GlusterfsVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: host
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: httpHeaders
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: port
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
-      Nullable: false
-  - Default: null
-    Name: scheme
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.HTTPGetAction
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: value
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.HTTPHeader
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: hostnames
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: ip
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.HostAlias
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.HostPathVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: chapAuthDiscovery
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: chapAuthSession
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: initiatorName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: iqn
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: iscsiInterface
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: lun
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: portals
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: targetPortal
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ISCSIVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: pullPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: reference
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ImageVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: key
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: mode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.KeyToPath
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: postStart
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LifecycleHandler
-      Nullable: false
-  - Default: null
-    Name: preStop
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LifecycleHandler
-      Nullable: false
-  - Default: null
-    Name: stopSignal
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.Lifecycle
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: exec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ExecAction
-      Nullable: false
-  - Default: null
-    Name: httpGet
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.HTTPGetAction
-      Nullable: false
-  - Default: null
-    Name: sleep
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SleepAction
-      Nullable: false
-  - Default: null
-    Name: tcpSocket
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.TCPSocketAction
-      Nullable: false
-  Name: io.k8s.api.core.v1.LifecycleHandler
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.LocalObjectReference
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: server
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.NFSVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: preferredDuringSchedulingIgnoredDuringExecution
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: requiredDuringSchedulingIgnoredDuringExecution
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.NodeSelector
-      Nullable: false
-  Name: io.k8s.api.core.v1.NodeAffinity
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: nodeSelectorTerms
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.NodeSelector
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: key
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: operator
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: values
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.NodeSelectorRequirement
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: matchExpressions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: matchFields
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.NodeSelectorTerm
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fieldPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ObjectFieldSelector
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fieldPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: namespace
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: uid
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ObjectReference
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: accessModes
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: dataSource
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.TypedLocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: dataSourceRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.TypedObjectReference
-      Nullable: false
-  - Default: null
-    Name: resources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.VolumeResourceRequirements
-      Nullable: false
-  - Default: null
-    Name: selector
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-      Nullable: false
-  - Default: null
-    Name: storageClassName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeAttributesClassName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeMode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PersistentVolumeClaimSpec
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: metadata
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-      Nullable: false
-  - Default: null
-    Name: spec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PersistentVolumeClaimSpec
-      Nullable: false
-  Name: io.k8s.api.core.v1.PersistentVolumeClaimTemplate
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: claimName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: pdID
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: preferredDuringSchedulingIgnoredDuringExecution
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: requiredDuringSchedulingIgnoredDuringExecution
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodAffinity
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: labelSelector
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-      Nullable: false
-  - Default: null
-    Name: matchLabelKeys
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: mismatchLabelKeys
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: namespaceSelector
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-      Nullable: false
-  - Default: null
-    Name: namespaces
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: topologyKey
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodAffinityTerm
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: preferredDuringSchedulingIgnoredDuringExecution
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: requiredDuringSchedulingIgnoredDuringExecution
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodAntiAffinity
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: certificateChainPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: credentialBundlePath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: keyPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: keyType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: maxExpirationSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: signerName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: userAnnotations
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodCertificateProjection
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: nameservers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: options
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: searches
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodDNSConfig
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: value
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodDNSConfigOption
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodOS
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: conditionType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodReadinessGate
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceClaimName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceClaimTemplateName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodResourceClaim
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodSchedulingGate
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: podGroupName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodSchedulingGroup
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: appArmorProfile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AppArmorProfile
-      Nullable: false
-  - Default: null
-    Name: fsGroup
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fsGroupChangePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runAsGroup
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runAsNonRoot
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runAsUser
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: seLinuxChangePolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: seLinuxOptions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SELinuxOptions
-      Nullable: false
-  - Default: null
-    Name: seccompProfile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SeccompProfile
-      Nullable: false
-  - Default: null
-    Name: supplementalGroups
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: supplementalGroupsPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: sysctls
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: windowsOptions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.WindowsSecurityContextOptions
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodSecurityContext
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: activeDeadlineSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: affinity
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Affinity
-      Nullable: false
-  - Default: null
-    Name: automountServiceAccountToken
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: containers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: dnsConfig
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodDNSConfig
-      Nullable: false
-  - Default: null
-    Name: dnsPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: enableServiceLinks
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: ephemeralContainers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostAliases
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - ip
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostIPC
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostNetwork
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostPID
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostUsers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostname
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostnameOverride
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: imagePullSecrets
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: initContainers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: nodeName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: nodeSelector
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: os
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodOS
-      Nullable: false
-  - Default: null
-    Name: overhead
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: preemptionPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: priority
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: priorityClassName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readinessGates
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceClaims
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ResourceRequirements
-      Nullable: false
-  - Default: null
-    Name: restartPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runtimeClassName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: schedulerName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: schedulingGates
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: schedulingGroup
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodSchedulingGroup
-      Nullable: false
-  - Default: null
-    Name: securityContext
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodSecurityContext
-      Nullable: false
-  - Default: null
-    Name: serviceAccount
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: serviceAccountName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: setHostnameAsFQDN
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: shareProcessNamespace
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: subdomain
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: terminationGracePeriodSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tolerations
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: topologySpreadConstraints
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - topologyKey
-        - whenUnsatisfiable
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumes
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodSpec
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: metadata
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-      Nullable: false
-  - Default: null
-    Name: spec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodSpec
-      Nullable: false
-  Name: io.k8s.api.core.v1.PodTemplateSpec
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeID
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PortworxVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: preference
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.NodeSelectorTerm
-      Nullable: false
-  - Default: null
-    Name: weight
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.PreferredSchedulingTerm
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: exec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ExecAction
-      Nullable: false
-  - Default: null
-    Name: failureThreshold
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: grpc
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GRPCAction
-      Nullable: false
-  - Default: null
-    Name: httpGet
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.HTTPGetAction
-      Nullable: false
-  - Default: null
-    Name: initialDelaySeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: periodSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: successThreshold
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tcpSocket
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.TCPSocketAction
-      Nullable: false
-  - Default: null
-    Name: terminationGracePeriodSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: timeoutSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.Probe
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: exec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ExecAction
-      Nullable: false
-  - Default: null
-    Name: grpc
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GRPCAction
-      Nullable: false
-  - Default: null
-    Name: httpGet
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.HTTPGetAction
-      Nullable: false
-  - Default: null
-    Name: tcpSocket
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.TCPSocketAction
-      Nullable: false
-  Name: io.k8s.api.core.v1.ProbeHandler
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: defaultMode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: sources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ProjectedVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: group
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: registry
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tenant
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: user
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volume
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.QuobyteVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: image
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: keyring
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: monitors
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: pool
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: user
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.RBDVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: request
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ResourceClaim
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: containerName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: divisor
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.api.resource.Quantity
-      Nullable: false
-  - Default: null
-    Name: resource
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ResourceFieldSelector
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: claims
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - name
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: limits
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: requests
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ResourceRequirements
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: level
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: role
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: user
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.SELinuxOptions
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: gateway
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: protectionDomain
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: sslEnabled
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: storageMode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: storagePool
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: system
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ScaleIOVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: localhostProfile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.SeccompProfile
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.SecretEnvSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: key
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.SecretKeySelector
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: items
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.SecretProjection
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: defaultMode
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: items
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optional
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.SecretVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: allowPrivilegeEscalation
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: appArmorProfile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AppArmorProfile
-      Nullable: false
-  - Default: null
-    Name: capabilities
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.Capabilities
-      Nullable: false
-  - Default: null
-    Name: privileged
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: procMount
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnlyRootFilesystem
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runAsGroup
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runAsNonRoot
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runAsUser
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: seLinuxOptions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SELinuxOptions
-      Nullable: false
-  - Default: null
-    Name: seccompProfile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SeccompProfile
-      Nullable: false
-  - Default: null
-    Name: windowsOptions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.WindowsSecurityContextOptions
-      Nullable: false
-  Name: io.k8s.api.core.v1.SecurityContext
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: audience
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: expirationSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.ServiceAccountTokenProjection
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: seconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.SleepAction
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: secretRef
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.LocalObjectReference
-      Nullable: false
-  - Default: null
-    Name: volumeName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumeNamespace
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.StorageOSVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: value
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.Sysctl
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: host
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: port
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
-      Nullable: false
-  Name: io.k8s.api.core.v1.TCPSocketAction
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: effect
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: key
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: operator
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: tolerationSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: value
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.Toleration
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: labelSelector
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-      Nullable: false
-  - Default: null
-    Name: matchLabelKeys
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: maxSkew
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: minDomains
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: nodeAffinityPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: nodeTaintsPolicy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: topologyKey
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: whenUnsatisfiable
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.TopologySpreadConstraint
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiGroup
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.TypedLocalObjectReference
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiGroup
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: namespace
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.TypedObjectReference
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: awsElasticBlockStore
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
-      Nullable: false
-  - Default: null
-    Name: azureDisk
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AzureDiskVolumeSource
-      Nullable: false
-  - Default: null
-    Name: azureFile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AzureFileVolumeSource
-      Nullable: false
-  - Default: null
-    Name: cephfs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.CephFSVolumeSource
-      Nullable: false
-  - Default: null
-    Name: cinder
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.CinderVolumeSource
-      Nullable: false
-  - Default: null
-    Name: configMap
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ConfigMapVolumeSource
-      Nullable: false
-  - Default: null
-    Name: csi
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.CSIVolumeSource
-      Nullable: false
-  - Default: null
-    Name: downwardAPI
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.DownwardAPIVolumeSource
-      Nullable: false
-  - Default: null
-    Name: emptyDir
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.EmptyDirVolumeSource
-      Nullable: false
-  - Default: null
-    Name: ephemeral
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.EphemeralVolumeSource
-      Nullable: false
-  - Default: null
-    Name: fc
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.FCVolumeSource
-      Nullable: false
-  - Default: null
-    Name: flexVolume
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.FlexVolumeSource
-      Nullable: false
-  - Default: null
-    Name: flocker
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.FlockerVolumeSource
-      Nullable: false
-  - Default: null
-    Name: gcePersistentDisk
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
-      Nullable: false
-  - Default: null
-    Name: gitRepo
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GitRepoVolumeSource
-      Nullable: false
-  - Default: null
-    Name: glusterfs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GlusterfsVolumeSource
-      Nullable: false
-  - Default: null
-    Name: hostPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.HostPathVolumeSource
-      Nullable: false
-  - Default: null
-    Name: image
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ImageVolumeSource
-      Nullable: false
-  - Default: null
-    Name: iscsi
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ISCSIVolumeSource
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: nfs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.NFSVolumeSource
-      Nullable: false
-  - Default: null
-    Name: persistentVolumeClaim
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource
-      Nullable: false
-  - Default: null
-    Name: photonPersistentDisk
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
-      Nullable: false
-  - Default: null
-    Name: portworxVolume
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PortworxVolumeSource
-      Nullable: false
-  - Default: null
-    Name: projected
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ProjectedVolumeSource
-      Nullable: false
-  - Default: null
-    Name: quobyte
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.QuobyteVolumeSource
-      Nullable: false
-  - Default: null
-    Name: rbd
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.RBDVolumeSource
-      Nullable: false
-  - Default: null
-    Name: scaleIO
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ScaleIOVolumeSource
-      Nullable: false
-  - Default: null
-    Name: secret
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecretVolumeSource
-      Nullable: false
-  - Default: null
-    Name: storageos
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.StorageOSVolumeSource
-      Nullable: false
-  - Default: null
-    Name: vsphereVolume
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
-      Nullable: false
-  Name: io.k8s.api.core.v1.Volume
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: devicePath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.VolumeDevice
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: mountPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: mountPropagation
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: readOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: recursiveReadOnly
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: subPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: subPathExpr
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.VolumeMount
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: clusterTrustBundle
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ClusterTrustBundleProjection
-      Nullable: false
-  - Default: null
-    Name: configMap
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ConfigMapProjection
-      Nullable: false
-  - Default: null
-    Name: downwardAPI
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.DownwardAPIProjection
-      Nullable: false
-  - Default: null
-    Name: podCertificate
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodCertificateProjection
-      Nullable: false
-  - Default: null
-    Name: secret
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecretProjection
-      Nullable: false
-  - Default: null
-    Name: serviceAccountToken
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ServiceAccountTokenProjection
-      Nullable: false
-  Name: io.k8s.api.core.v1.VolumeProjection
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: limits
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: requests
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.VolumeResourceRequirements
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: awsElasticBlockStore
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
-      Nullable: false
-  - Default: null
-    Name: azureDisk
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AzureDiskVolumeSource
-      Nullable: false
-  - Default: null
-    Name: azureFile
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.AzureFileVolumeSource
-      Nullable: false
-  - Default: null
-    Name: cephfs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.CephFSVolumeSource
-      Nullable: false
-  - Default: null
-    Name: cinder
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.CinderVolumeSource
-      Nullable: false
-  - Default: null
-    Name: configMap
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ConfigMapVolumeSource
-      Nullable: false
-  - Default: null
-    Name: csi
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.CSIVolumeSource
-      Nullable: false
-  - Default: null
-    Name: downwardAPI
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.DownwardAPIVolumeSource
-      Nullable: false
-  - Default: null
-    Name: emptyDir
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.EmptyDirVolumeSource
-      Nullable: false
-  - Default: null
-    Name: ephemeral
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.EphemeralVolumeSource
-      Nullable: false
-  - Default: null
-    Name: fc
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.FCVolumeSource
-      Nullable: false
-  - Default: null
-    Name: flexVolume
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.FlexVolumeSource
-      Nullable: false
-  - Default: null
-    Name: flocker
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.FlockerVolumeSource
-      Nullable: false
-  - Default: null
-    Name: gcePersistentDisk
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
-      Nullable: false
-  - Default: null
-    Name: gitRepo
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GitRepoVolumeSource
-      Nullable: false
-  - Default: null
-    Name: glusterfs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.GlusterfsVolumeSource
-      Nullable: false
-  - Default: null
-    Name: hostPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.HostPathVolumeSource
-      Nullable: false
-  - Default: null
-    Name: image
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ImageVolumeSource
-      Nullable: false
-  - Default: null
-    Name: iscsi
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ISCSIVolumeSource
-      Nullable: false
-  - Default: null
-    Name: nfs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.NFSVolumeSource
-      Nullable: false
-  - Default: null
-    Name: persistentVolumeClaim
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource
-      Nullable: false
-  - Default: null
-    Name: photonPersistentDisk
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
-      Nullable: false
-  - Default: null
-    Name: portworxVolume
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PortworxVolumeSource
-      Nullable: false
-  - Default: null
-    Name: projected
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ProjectedVolumeSource
-      Nullable: false
-  - Default: null
-    Name: quobyte
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.QuobyteVolumeSource
-      Nullable: false
-  - Default: null
-    Name: rbd
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.RBDVolumeSource
-      Nullable: false
-  - Default: null
-    Name: scaleIO
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.ScaleIOVolumeSource
-      Nullable: false
-  - Default: null
-    Name: secret
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.SecretVolumeSource
-      Nullable: false
-  - Default: null
-    Name: storageos
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.StorageOSVolumeSource
-      Nullable: false
-  - Default: null
-    Name: vsphereVolume
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
-      Nullable: false
-  Name: io.k8s.api.core.v1.VolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: storagePolicyID
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: storagePolicyName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: volumePath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: podAffinityTerm
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.api.core.v1.PodAffinityTerm
-      Nullable: false
-  - Default: null
-    Name: weight
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.WeightedPodAffinityTerm
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: gmsaCredentialSpec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: gmsaCredentialSpecName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: hostProcess
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: runAsUserName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.core.v1.WindowsSecurityContextOptions
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiGroups
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: nonResourceURLs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceNames
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: verbs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.api.rbac.v1.PolicyRule
-  Scalar: null
-  Unions: null
-- Name: io.k8s.apimachinery.pkg.api.resource.Quantity
-  Scalar: untyped
-- Fields:
-  - Default: null
-    Name: lastTransitionTime
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  - Default: null
-    Name: message
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: observedGeneration
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: reason
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: status
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
-  Scalar: null
-  Unions: null
-- Name: io.k8s.apimachinery.pkg.apis.meta.v1.Duration
-  Scalar: untyped
-- Fields: null
-  Keys: null
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
-  Scalar: untyped
-  Unions: null
-- Fields:
-  - Default: null
-    Name: matchExpressions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: matchLabels
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: key
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: operator
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: values
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fieldsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fieldsV1
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
-      Nullable: false
-  - Default: null
-    Name: manager
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: operation
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: subresource
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: time
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: annotations
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: creationTimestamp
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  - Default: null
-    Name: deletionGracePeriodSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: deletionTimestamp
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  - Default: null
-    Name: finalizers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: generateName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: generation
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: labels
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: managedFields
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: namespace
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: ownerReferences
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - uid
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: selfLink
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: uid
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: blockOwnerDeletion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: controller
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: uid
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference
-  Scalar: null
-  Unions: null
-- Name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-  Scalar: untyped
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.TypeMeta
-  Scalar: null
-  Unions: null
-- Fields: null
-  Keys: null
-  Name: io.k8s.apimachinery.pkg.runtime.RawExtension
-  Scalar: untyped
-  Unions: null
-- Name: io.k8s.apimachinery.pkg.util.intstr.IntOrString
-  Scalar: untyped
-- Fields: null
-  Keys: null
-  Name: __untyped_atomic_
-  Scalar: untyped
-  Unions: null
-- Fields: null
-  Keys: null
-  Name: __untyped_deduced_
-  Scalar: untyped
-  Unions: null
+var schemaYAML = typed.YAMLObject(`types:
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Filter
+  map:
+    fields:
+    - name: args
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: next
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Filter
+    - name: type
+      type:
+        scalar: string
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Listener
+  map:
+    fields:
+    - name: hostnames
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: name
+      type:
+        scalar: string
+    - name: port
+      type:
+        scalar: numeric
+    - name: tls
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.TLSConfig
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Match
+  map:
+    fields:
+    - name: headers
+      type:
+        map:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: path
+      type:
+        scalar: string
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Project
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectSpec
+    - name: status
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectStatus
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectMember
+  map:
+    fields:
+    - name: admin
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectSpec
+  map:
+    fields:
+    - name: displayName
+      type:
+        scalar: string
+    - name: labels
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: members
+      type:
+        list:
+          elementType:
+            namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectMember
+          elementRelationship: associative
+          keys:
+          - name
+    - name: namespaces
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: rules
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.rbac.v1.PolicyRule
+          elementRelationship: atomic
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProjectStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: phase
+      type:
+        scalar: string
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxySpec
+    - name: status
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxyStatus
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxySpec
+  map:
+    fields:
+    - name: backend
+      type:
+        namedType: io.k8s.api.core.v1.ObjectReference
+    - name: filters
+      type:
+        map:
+          elementType:
+            namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Filter
+    - name: listeners
+      type:
+        list:
+          elementType:
+            namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Listener
+          elementRelationship: associative
+          keys:
+          - name
+    - name: name
+      type:
+        scalar: string
+    - name: replicas
+      type:
+        scalar: numeric
+    - name: routes
+      type:
+        list:
+          elementType:
+            namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Route
+          elementRelationship: associative
+          keys:
+          - name
+    - name: selector
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.ProxyStatus
+  map:
+    fields:
+    - name: addresses
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+          elementRelationship: associative
+          keys:
+          - type
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Route
+  map:
+    fields:
+    - name: matches
+      type:
+        list:
+          elementType:
+            list:
+              elementType:
+                namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Match
+              elementRelationship: atomic
+          elementRelationship: atomic
+    - name: name
+      type:
+        scalar: string
+    - name: weight
+      type:
+        scalar: numeric
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxSpec
+    - name: status
+      type:
+        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxStatus
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxSpec
+  map:
+    fields:
+    - name: Paused
+      type:
+        scalar: boolean
+    - name: config
+      type:
+        namedType: __untyped_deduced_
+    - name: memory
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: podTemplate
+      type:
+        namedType: io.k8s.api.core.v1.PodTemplateSpec
+    - name: port
+      type:
+        namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+    - name: resources
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: steps
+      type:
+        list:
+          elementType:
+            namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Step
+          elementRelationship: atomic
+    - name: timeout
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Duration
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: phase
+      type:
+        scalar: string
+    - name: podName
+      type:
+        scalar: string
+    - name: startedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.Step
+  map:
+    fields:
+    - name: command
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: env
+      type:
+        map:
+          elementType:
+            scalar: string
+- name: com.github.ssagen.ssagen.examples.api.v1alpha1.TLSConfig
+  map:
+    fields:
+    - name: minVersion
+      type:
+        scalar: string
+    - name: secretName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: partition
+      type:
+        scalar: numeric
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: volumeID
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.Affinity
+  map:
+    fields:
+    - name: nodeAffinity
+      type:
+        namedType: io.k8s.api.core.v1.NodeAffinity
+    - name: podAffinity
+      type:
+        namedType: io.k8s.api.core.v1.PodAffinity
+    - name: podAntiAffinity
+      type:
+        namedType: io.k8s.api.core.v1.PodAntiAffinity
+- name: io.k8s.api.core.v1.AppArmorProfile
+  map:
+    fields:
+    - name: localhostProfile
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.AzureDiskVolumeSource
+  map:
+    fields:
+    - name: cachingMode
+      type:
+        scalar: string
+    - name: diskName
+      type:
+        scalar: string
+    - name: diskURI
+      type:
+        scalar: string
+    - name: fsType
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.AzureFileVolumeSource
+  map:
+    fields:
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretName
+      type:
+        scalar: string
+    - name: shareName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.CSIVolumeSource
+  map:
+    fields:
+    - name: driver
+      type:
+        scalar: string
+    - name: fsType
+      type:
+        scalar: string
+    - name: nodePublishSecretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: volumeAttributes
+      type:
+        map:
+          elementType:
+            scalar: string
+- name: io.k8s.api.core.v1.Capabilities
+  map:
+    fields:
+    - name: add
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: drop
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.CephFSVolumeSource
+  map:
+    fields:
+    - name: monitors
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: path
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretFile
+      type:
+        scalar: string
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+    - name: user
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.CinderVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+    - name: volumeID
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ClusterTrustBundleProjection
+  map:
+    fields:
+    - name: labelSelector
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+    - name: path
+      type:
+        scalar: string
+    - name: signerName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ConfigMapEnvSource
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.ConfigMapKeySelector
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.ConfigMapProjection
+  map:
+    fields:
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.KeyToPath
+          elementRelationship: atomic
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.ConfigMapVolumeSource
+  map:
+    fields:
+    - name: defaultMode
+      type:
+        scalar: numeric
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.KeyToPath
+          elementRelationship: atomic
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.Container
+  map:
+    fields:
+    - name: args
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: command
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: env
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EnvVar
+          elementRelationship: associative
+          keys:
+          - name
+    - name: envFrom
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EnvFromSource
+          elementRelationship: atomic
+    - name: image
+      type:
+        scalar: string
+    - name: imagePullPolicy
+      type:
+        scalar: string
+    - name: lifecycle
+      type:
+        namedType: io.k8s.api.core.v1.Lifecycle
+    - name: livenessProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: name
+      type:
+        scalar: string
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerPort
+          elementRelationship: associative
+          keys:
+          - containerPort
+          - protocol
+    - name: readinessProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: resizePolicy
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerResizePolicy
+          elementRelationship: atomic
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: restartPolicy
+      type:
+        scalar: string
+    - name: restartPolicyRules
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerRestartRule
+          elementRelationship: atomic
+    - name: securityContext
+      type:
+        namedType: io.k8s.api.core.v1.SecurityContext
+    - name: startupProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: stdin
+      type:
+        scalar: boolean
+    - name: stdinOnce
+      type:
+        scalar: boolean
+    - name: terminationMessagePath
+      type:
+        scalar: string
+    - name: terminationMessagePolicy
+      type:
+        scalar: string
+    - name: tty
+      type:
+        scalar: boolean
+    - name: volumeDevices
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeDevice
+          elementRelationship: associative
+          keys:
+          - devicePath
+    - name: volumeMounts
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeMount
+          elementRelationship: associative
+          keys:
+          - mountPath
+    - name: workingDir
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ContainerPort
+  map:
+    fields:
+    - name: containerPort
+      type:
+        scalar: numeric
+    - name: hostIP
+      type:
+        scalar: string
+    - name: hostPort
+      type:
+        scalar: numeric
+    - name: name
+      type:
+        scalar: string
+    - name: protocol
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ContainerResizePolicy
+  map:
+    fields:
+    - name: resourceName
+      type:
+        scalar: string
+    - name: restartPolicy
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ContainerRestartRule
+  map:
+    fields:
+    - name: action
+      type:
+        scalar: string
+    - name: exitCodes
+      type:
+        namedType: io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes
+- name: io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes
+  map:
+    fields:
+    - name: operator
+      type:
+        scalar: string
+    - name: values
+      type:
+        list:
+          elementType:
+            scalar: numeric
+          elementRelationship: associative
+- name: io.k8s.api.core.v1.DownwardAPIProjection
+  map:
+    fields:
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.DownwardAPIVolumeFile
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.DownwardAPIVolumeFile
+  map:
+    fields:
+    - name: fieldRef
+      type:
+        namedType: io.k8s.api.core.v1.ObjectFieldSelector
+    - name: mode
+      type:
+        scalar: numeric
+    - name: path
+      type:
+        scalar: string
+    - name: resourceFieldRef
+      type:
+        namedType: io.k8s.api.core.v1.ResourceFieldSelector
+- name: io.k8s.api.core.v1.DownwardAPIVolumeSource
+  map:
+    fields:
+    - name: defaultMode
+      type:
+        scalar: numeric
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.DownwardAPIVolumeFile
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.EmptyDirVolumeSource
+  map:
+    fields:
+    - name: medium
+      type:
+        scalar: string
+    - name: sizeLimit
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+- name: io.k8s.api.core.v1.EnvFromSource
+  map:
+    fields:
+    - name: configMapRef
+      type:
+        namedType: io.k8s.api.core.v1.ConfigMapEnvSource
+    - name: prefix
+      type:
+        scalar: string
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretEnvSource
+- name: io.k8s.api.core.v1.EnvVar
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: value
+      type:
+        scalar: string
+    - name: valueFrom
+      type:
+        namedType: io.k8s.api.core.v1.EnvVarSource
+- name: io.k8s.api.core.v1.EnvVarSource
+  map:
+    fields:
+    - name: configMapKeyRef
+      type:
+        namedType: io.k8s.api.core.v1.ConfigMapKeySelector
+    - name: fieldRef
+      type:
+        namedType: io.k8s.api.core.v1.ObjectFieldSelector
+    - name: fileKeyRef
+      type:
+        namedType: io.k8s.api.core.v1.FileKeySelector
+    - name: resourceFieldRef
+      type:
+        namedType: io.k8s.api.core.v1.ResourceFieldSelector
+    - name: secretKeyRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretKeySelector
+- name: io.k8s.api.core.v1.EphemeralContainer
+  map:
+    fields:
+    - name: args
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: command
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: env
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EnvVar
+          elementRelationship: associative
+          keys:
+          - name
+    - name: envFrom
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EnvFromSource
+          elementRelationship: atomic
+    - name: image
+      type:
+        scalar: string
+    - name: imagePullPolicy
+      type:
+        scalar: string
+    - name: lifecycle
+      type:
+        namedType: io.k8s.api.core.v1.Lifecycle
+    - name: livenessProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: name
+      type:
+        scalar: string
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerPort
+          elementRelationship: associative
+          keys:
+          - containerPort
+          - protocol
+    - name: readinessProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: resizePolicy
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerResizePolicy
+          elementRelationship: atomic
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: restartPolicy
+      type:
+        scalar: string
+    - name: restartPolicyRules
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerRestartRule
+          elementRelationship: atomic
+    - name: securityContext
+      type:
+        namedType: io.k8s.api.core.v1.SecurityContext
+    - name: startupProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: stdin
+      type:
+        scalar: boolean
+    - name: stdinOnce
+      type:
+        scalar: boolean
+    - name: targetContainerName
+      type:
+        scalar: string
+    - name: terminationMessagePath
+      type:
+        scalar: string
+    - name: terminationMessagePolicy
+      type:
+        scalar: string
+    - name: tty
+      type:
+        scalar: boolean
+    - name: volumeDevices
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeDevice
+          elementRelationship: associative
+          keys:
+          - devicePath
+    - name: volumeMounts
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeMount
+          elementRelationship: associative
+          keys:
+          - mountPath
+    - name: workingDir
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.EphemeralContainerCommon
+  map:
+    fields:
+    - name: args
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: command
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: env
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EnvVar
+          elementRelationship: associative
+          keys:
+          - name
+    - name: envFrom
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EnvFromSource
+          elementRelationship: atomic
+    - name: image
+      type:
+        scalar: string
+    - name: imagePullPolicy
+      type:
+        scalar: string
+    - name: lifecycle
+      type:
+        namedType: io.k8s.api.core.v1.Lifecycle
+    - name: livenessProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: name
+      type:
+        scalar: string
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerPort
+          elementRelationship: associative
+          keys:
+          - containerPort
+          - protocol
+    - name: readinessProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: resizePolicy
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerResizePolicy
+          elementRelationship: atomic
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: restartPolicy
+      type:
+        scalar: string
+    - name: restartPolicyRules
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerRestartRule
+          elementRelationship: atomic
+    - name: securityContext
+      type:
+        namedType: io.k8s.api.core.v1.SecurityContext
+    - name: startupProbe
+      type:
+        namedType: io.k8s.api.core.v1.Probe
+    - name: stdin
+      type:
+        scalar: boolean
+    - name: stdinOnce
+      type:
+        scalar: boolean
+    - name: terminationMessagePath
+      type:
+        scalar: string
+    - name: terminationMessagePolicy
+      type:
+        scalar: string
+    - name: tty
+      type:
+        scalar: boolean
+    - name: volumeDevices
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeDevice
+          elementRelationship: associative
+          keys:
+          - devicePath
+    - name: volumeMounts
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeMount
+          elementRelationship: associative
+          keys:
+          - mountPath
+    - name: workingDir
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.EphemeralVolumeSource
+  map:
+    fields:
+    - name: volumeClaimTemplate
+      type:
+        namedType: io.k8s.api.core.v1.PersistentVolumeClaimTemplate
+- name: io.k8s.api.core.v1.ExecAction
+  map:
+    fields:
+    - name: command
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.FCVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: lun
+      type:
+        scalar: numeric
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: targetWWNs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: wwids
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.FileKeySelector
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+    - name: path
+      type:
+        scalar: string
+    - name: volumeName
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.FlexVolumeSource
+  map:
+    fields:
+    - name: driver
+      type:
+        scalar: string
+    - name: fsType
+      type:
+        scalar: string
+    - name: options
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+- name: io.k8s.api.core.v1.FlockerVolumeSource
+  map:
+    fields:
+    - name: datasetName
+      type:
+        scalar: string
+    - name: datasetUUID
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: partition
+      type:
+        scalar: numeric
+    - name: pdName
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.GRPCAction
+  map:
+    fields:
+    - name: port
+      type:
+        scalar: numeric
+    - name: service
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.GitRepoVolumeSource
+  map:
+    fields:
+    - name: directory
+      type:
+        scalar: string
+    - name: repository
+      type:
+        scalar: string
+    - name: revision
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.GlusterfsVolumeSource
+  map:
+    fields:
+    - name: endpoints
+      type:
+        scalar: string
+    - name: path
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.HTTPGetAction
+  map:
+    fields:
+    - name: host
+      type:
+        scalar: string
+    - name: httpHeaders
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.HTTPHeader
+          elementRelationship: atomic
+    - name: path
+      type:
+        scalar: string
+    - name: port
+      type:
+        namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+    - name: scheme
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.HTTPHeader
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: value
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.HostAlias
+  map:
+    fields:
+    - name: hostnames
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: ip
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.HostPathVolumeSource
+  map:
+    fields:
+    - name: path
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ISCSIVolumeSource
+  map:
+    fields:
+    - name: chapAuthDiscovery
+      type:
+        scalar: boolean
+    - name: chapAuthSession
+      type:
+        scalar: boolean
+    - name: fsType
+      type:
+        scalar: string
+    - name: initiatorName
+      type:
+        scalar: string
+    - name: iqn
+      type:
+        scalar: string
+    - name: iscsiInterface
+      type:
+        scalar: string
+    - name: lun
+      type:
+        scalar: numeric
+    - name: portals
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+    - name: targetPortal
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ImageVolumeSource
+  map:
+    fields:
+    - name: pullPolicy
+      type:
+        scalar: string
+    - name: reference
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.KeyToPath
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: mode
+      type:
+        scalar: numeric
+    - name: path
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.Lifecycle
+  map:
+    fields:
+    - name: postStart
+      type:
+        namedType: io.k8s.api.core.v1.LifecycleHandler
+    - name: preStop
+      type:
+        namedType: io.k8s.api.core.v1.LifecycleHandler
+    - name: stopSignal
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.LifecycleHandler
+  map:
+    fields:
+    - name: exec
+      type:
+        namedType: io.k8s.api.core.v1.ExecAction
+    - name: httpGet
+      type:
+        namedType: io.k8s.api.core.v1.HTTPGetAction
+    - name: sleep
+      type:
+        namedType: io.k8s.api.core.v1.SleepAction
+    - name: tcpSocket
+      type:
+        namedType: io.k8s.api.core.v1.TCPSocketAction
+- name: io.k8s.api.core.v1.LocalObjectReference
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.NFSVolumeSource
+  map:
+    fields:
+    - name: path
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: server
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.NodeAffinity
+  map:
+    fields:
+    - name: preferredDuringSchedulingIgnoredDuringExecution
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PreferredSchedulingTerm
+          elementRelationship: atomic
+    - name: requiredDuringSchedulingIgnoredDuringExecution
+      type:
+        namedType: io.k8s.api.core.v1.NodeSelector
+- name: io.k8s.api.core.v1.NodeSelector
+  map:
+    fields:
+    - name: nodeSelectorTerms
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeSelectorTerm
+          elementRelationship: atomic
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.NodeSelectorRequirement
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: operator
+      type:
+        scalar: string
+    - name: values
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.NodeSelectorTerm
+  map:
+    fields:
+    - name: matchExpressions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeSelectorRequirement
+          elementRelationship: atomic
+    - name: matchFields
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeSelectorRequirement
+          elementRelationship: atomic
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.ObjectFieldSelector
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: fieldPath
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.ObjectReference
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: fieldPath
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    - name: resourceVersion
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.PersistentVolumeClaimSpec
+  map:
+    fields:
+    - name: accessModes
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: dataSource
+      type:
+        namedType: io.k8s.api.core.v1.TypedLocalObjectReference
+    - name: dataSourceRef
+      type:
+        namedType: io.k8s.api.core.v1.TypedObjectReference
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.VolumeResourceRequirements
+    - name: selector
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+    - name: storageClassName
+      type:
+        scalar: string
+    - name: volumeAttributesClassName
+      type:
+        scalar: string
+    - name: volumeMode
+      type:
+        scalar: string
+    - name: volumeName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PersistentVolumeClaimTemplate
+  map:
+    fields:
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.PersistentVolumeClaimSpec
+- name: io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource
+  map:
+    fields:
+    - name: claimName
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: pdID
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodAffinity
+  map:
+    fields:
+    - name: preferredDuringSchedulingIgnoredDuringExecution
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.WeightedPodAffinityTerm
+          elementRelationship: atomic
+    - name: requiredDuringSchedulingIgnoredDuringExecution
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodAffinityTerm
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.PodAffinityTerm
+  map:
+    fields:
+    - name: labelSelector
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+    - name: matchLabelKeys
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: mismatchLabelKeys
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: namespaceSelector
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+    - name: namespaces
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: topologyKey
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodAntiAffinity
+  map:
+    fields:
+    - name: preferredDuringSchedulingIgnoredDuringExecution
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.WeightedPodAffinityTerm
+          elementRelationship: atomic
+    - name: requiredDuringSchedulingIgnoredDuringExecution
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodAffinityTerm
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.PodCertificateProjection
+  map:
+    fields:
+    - name: certificateChainPath
+      type:
+        scalar: string
+    - name: credentialBundlePath
+      type:
+        scalar: string
+    - name: keyPath
+      type:
+        scalar: string
+    - name: keyType
+      type:
+        scalar: string
+    - name: maxExpirationSeconds
+      type:
+        scalar: numeric
+    - name: signerName
+      type:
+        scalar: string
+    - name: userAnnotations
+      type:
+        map:
+          elementType:
+            scalar: string
+- name: io.k8s.api.core.v1.PodDNSConfig
+  map:
+    fields:
+    - name: nameservers
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: options
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodDNSConfigOption
+          elementRelationship: atomic
+    - name: searches
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.PodDNSConfigOption
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: value
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodOS
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodReadinessGate
+  map:
+    fields:
+    - name: conditionType
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodResourceClaim
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: resourceClaimName
+      type:
+        scalar: string
+    - name: resourceClaimTemplateName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodSchedulingGate
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodSchedulingGroup
+  map:
+    fields:
+    - name: podGroupName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodSecurityContext
+  map:
+    fields:
+    - name: appArmorProfile
+      type:
+        namedType: io.k8s.api.core.v1.AppArmorProfile
+    - name: fsGroup
+      type:
+        scalar: numeric
+    - name: fsGroupChangePolicy
+      type:
+        scalar: string
+    - name: runAsGroup
+      type:
+        scalar: numeric
+    - name: runAsNonRoot
+      type:
+        scalar: boolean
+    - name: runAsUser
+      type:
+        scalar: numeric
+    - name: seLinuxChangePolicy
+      type:
+        scalar: string
+    - name: seLinuxOptions
+      type:
+        namedType: io.k8s.api.core.v1.SELinuxOptions
+    - name: seccompProfile
+      type:
+        namedType: io.k8s.api.core.v1.SeccompProfile
+    - name: supplementalGroups
+      type:
+        list:
+          elementType:
+            scalar: numeric
+          elementRelationship: atomic
+    - name: supplementalGroupsPolicy
+      type:
+        scalar: string
+    - name: sysctls
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.Sysctl
+          elementRelationship: atomic
+    - name: windowsOptions
+      type:
+        namedType: io.k8s.api.core.v1.WindowsSecurityContextOptions
+- name: io.k8s.api.core.v1.PodSpec
+  map:
+    fields:
+    - name: activeDeadlineSeconds
+      type:
+        scalar: numeric
+    - name: affinity
+      type:
+        namedType: io.k8s.api.core.v1.Affinity
+    - name: automountServiceAccountToken
+      type:
+        scalar: boolean
+    - name: containers
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.Container
+          elementRelationship: associative
+          keys:
+          - name
+    - name: dnsConfig
+      type:
+        namedType: io.k8s.api.core.v1.PodDNSConfig
+    - name: dnsPolicy
+      type:
+        scalar: string
+    - name: enableServiceLinks
+      type:
+        scalar: boolean
+    - name: ephemeralContainers
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EphemeralContainer
+          elementRelationship: associative
+          keys:
+          - name
+    - name: hostAliases
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.HostAlias
+          elementRelationship: associative
+          keys:
+          - ip
+    - name: hostIPC
+      type:
+        scalar: boolean
+    - name: hostNetwork
+      type:
+        scalar: boolean
+    - name: hostPID
+      type:
+        scalar: boolean
+    - name: hostUsers
+      type:
+        scalar: boolean
+    - name: hostname
+      type:
+        scalar: string
+    - name: hostnameOverride
+      type:
+        scalar: string
+    - name: imagePullSecrets
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.LocalObjectReference
+          elementRelationship: associative
+          keys:
+          - name
+    - name: initContainers
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.Container
+          elementRelationship: associative
+          keys:
+          - name
+    - name: nodeName
+      type:
+        scalar: string
+    - name: nodeSelector
+      type:
+        map:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: os
+      type:
+        namedType: io.k8s.api.core.v1.PodOS
+    - name: overhead
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: preemptionPolicy
+      type:
+        scalar: string
+    - name: priority
+      type:
+        scalar: numeric
+    - name: priorityClassName
+      type:
+        scalar: string
+    - name: readinessGates
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodReadinessGate
+          elementRelationship: atomic
+    - name: resourceClaims
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodResourceClaim
+          elementRelationship: associative
+          keys:
+          - name
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: restartPolicy
+      type:
+        scalar: string
+    - name: runtimeClassName
+      type:
+        scalar: string
+    - name: schedulerName
+      type:
+        scalar: string
+    - name: schedulingGates
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodSchedulingGate
+          elementRelationship: associative
+          keys:
+          - name
+    - name: schedulingGroup
+      type:
+        namedType: io.k8s.api.core.v1.PodSchedulingGroup
+    - name: securityContext
+      type:
+        namedType: io.k8s.api.core.v1.PodSecurityContext
+    - name: serviceAccount
+      type:
+        scalar: string
+    - name: serviceAccountName
+      type:
+        scalar: string
+    - name: setHostnameAsFQDN
+      type:
+        scalar: boolean
+    - name: shareProcessNamespace
+      type:
+        scalar: boolean
+    - name: subdomain
+      type:
+        scalar: string
+    - name: terminationGracePeriodSeconds
+      type:
+        scalar: numeric
+    - name: tolerations
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.Toleration
+          elementRelationship: atomic
+    - name: topologySpreadConstraints
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.TopologySpreadConstraint
+          elementRelationship: associative
+          keys:
+          - topologyKey
+          - whenUnsatisfiable
+    - name: volumes
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.Volume
+          elementRelationship: associative
+          keys:
+          - name
+- name: io.k8s.api.core.v1.PodTemplateSpec
+  map:
+    fields:
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.PodSpec
+- name: io.k8s.api.core.v1.PortworxVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: volumeID
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PreferredSchedulingTerm
+  map:
+    fields:
+    - name: preference
+      type:
+        namedType: io.k8s.api.core.v1.NodeSelectorTerm
+    - name: weight
+      type:
+        scalar: numeric
+- name: io.k8s.api.core.v1.Probe
+  map:
+    fields:
+    - name: exec
+      type:
+        namedType: io.k8s.api.core.v1.ExecAction
+    - name: failureThreshold
+      type:
+        scalar: numeric
+    - name: grpc
+      type:
+        namedType: io.k8s.api.core.v1.GRPCAction
+    - name: httpGet
+      type:
+        namedType: io.k8s.api.core.v1.HTTPGetAction
+    - name: initialDelaySeconds
+      type:
+        scalar: numeric
+    - name: periodSeconds
+      type:
+        scalar: numeric
+    - name: successThreshold
+      type:
+        scalar: numeric
+    - name: tcpSocket
+      type:
+        namedType: io.k8s.api.core.v1.TCPSocketAction
+    - name: terminationGracePeriodSeconds
+      type:
+        scalar: numeric
+    - name: timeoutSeconds
+      type:
+        scalar: numeric
+- name: io.k8s.api.core.v1.ProbeHandler
+  map:
+    fields:
+    - name: exec
+      type:
+        namedType: io.k8s.api.core.v1.ExecAction
+    - name: grpc
+      type:
+        namedType: io.k8s.api.core.v1.GRPCAction
+    - name: httpGet
+      type:
+        namedType: io.k8s.api.core.v1.HTTPGetAction
+    - name: tcpSocket
+      type:
+        namedType: io.k8s.api.core.v1.TCPSocketAction
+- name: io.k8s.api.core.v1.ProjectedVolumeSource
+  map:
+    fields:
+    - name: defaultMode
+      type:
+        scalar: numeric
+    - name: sources
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeProjection
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.QuobyteVolumeSource
+  map:
+    fields:
+    - name: group
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: registry
+      type:
+        scalar: string
+    - name: tenant
+      type:
+        scalar: string
+    - name: user
+      type:
+        scalar: string
+    - name: volume
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.RBDVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: image
+      type:
+        scalar: string
+    - name: keyring
+      type:
+        scalar: string
+    - name: monitors
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: pool
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+    - name: user
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ResourceClaim
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: request
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ResourceFieldSelector
+  map:
+    fields:
+    - name: containerName
+      type:
+        scalar: string
+    - name: divisor
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: resource
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.ResourceRequirements
+  map:
+    fields:
+    - name: claims
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ResourceClaim
+          elementRelationship: associative
+          keys:
+          - name
+    - name: limits
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: requests
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+- name: io.k8s.api.core.v1.SELinuxOptions
+  map:
+    fields:
+    - name: level
+      type:
+        scalar: string
+    - name: role
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+    - name: user
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ScaleIOVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: gateway
+      type:
+        scalar: string
+    - name: protectionDomain
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+    - name: sslEnabled
+      type:
+        scalar: boolean
+    - name: storageMode
+      type:
+        scalar: string
+    - name: storagePool
+      type:
+        scalar: string
+    - name: system
+      type:
+        scalar: string
+    - name: volumeName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.SeccompProfile
+  map:
+    fields:
+    - name: localhostProfile
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.SecretEnvSource
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.SecretKeySelector
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.SecretProjection
+  map:
+    fields:
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.KeyToPath
+          elementRelationship: atomic
+    - name: name
+      type:
+        scalar: string
+    - name: optional
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.SecretVolumeSource
+  map:
+    fields:
+    - name: defaultMode
+      type:
+        scalar: numeric
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.KeyToPath
+          elementRelationship: atomic
+    - name: optional
+      type:
+        scalar: boolean
+    - name: secretName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.SecurityContext
+  map:
+    fields:
+    - name: allowPrivilegeEscalation
+      type:
+        scalar: boolean
+    - name: appArmorProfile
+      type:
+        namedType: io.k8s.api.core.v1.AppArmorProfile
+    - name: capabilities
+      type:
+        namedType: io.k8s.api.core.v1.Capabilities
+    - name: privileged
+      type:
+        scalar: boolean
+    - name: procMount
+      type:
+        scalar: string
+    - name: readOnlyRootFilesystem
+      type:
+        scalar: boolean
+    - name: runAsGroup
+      type:
+        scalar: numeric
+    - name: runAsNonRoot
+      type:
+        scalar: boolean
+    - name: runAsUser
+      type:
+        scalar: numeric
+    - name: seLinuxOptions
+      type:
+        namedType: io.k8s.api.core.v1.SELinuxOptions
+    - name: seccompProfile
+      type:
+        namedType: io.k8s.api.core.v1.SeccompProfile
+    - name: windowsOptions
+      type:
+        namedType: io.k8s.api.core.v1.WindowsSecurityContextOptions
+- name: io.k8s.api.core.v1.ServiceAccountTokenProjection
+  map:
+    fields:
+    - name: audience
+      type:
+        scalar: string
+    - name: expirationSeconds
+      type:
+        scalar: numeric
+    - name: path
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.SleepAction
+  map:
+    fields:
+    - name: seconds
+      type:
+        scalar: numeric
+- name: io.k8s.api.core.v1.StorageOSVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
+    - name: volumeName
+      type:
+        scalar: string
+    - name: volumeNamespace
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.Sysctl
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: value
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.TCPSocketAction
+  map:
+    fields:
+    - name: host
+      type:
+        scalar: string
+    - name: port
+      type:
+        namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+- name: io.k8s.api.core.v1.Toleration
+  map:
+    fields:
+    - name: effect
+      type:
+        scalar: string
+    - name: key
+      type:
+        scalar: string
+    - name: operator
+      type:
+        scalar: string
+    - name: tolerationSeconds
+      type:
+        scalar: numeric
+    - name: value
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.TopologySpreadConstraint
+  map:
+    fields:
+    - name: labelSelector
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+    - name: matchLabelKeys
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: maxSkew
+      type:
+        scalar: numeric
+    - name: minDomains
+      type:
+        scalar: numeric
+    - name: nodeAffinityPolicy
+      type:
+        scalar: string
+    - name: nodeTaintsPolicy
+      type:
+        scalar: string
+    - name: topologyKey
+      type:
+        scalar: string
+    - name: whenUnsatisfiable
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.TypedLocalObjectReference
+  map:
+    fields:
+    - name: apiGroup
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.TypedObjectReference
+  map:
+    fields:
+    - name: apiGroup
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.Volume
+  map:
+    fields:
+    - name: awsElasticBlockStore
+      type:
+        namedType: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
+    - name: azureDisk
+      type:
+        namedType: io.k8s.api.core.v1.AzureDiskVolumeSource
+    - name: azureFile
+      type:
+        namedType: io.k8s.api.core.v1.AzureFileVolumeSource
+    - name: cephfs
+      type:
+        namedType: io.k8s.api.core.v1.CephFSVolumeSource
+    - name: cinder
+      type:
+        namedType: io.k8s.api.core.v1.CinderVolumeSource
+    - name: configMap
+      type:
+        namedType: io.k8s.api.core.v1.ConfigMapVolumeSource
+    - name: csi
+      type:
+        namedType: io.k8s.api.core.v1.CSIVolumeSource
+    - name: downwardAPI
+      type:
+        namedType: io.k8s.api.core.v1.DownwardAPIVolumeSource
+    - name: emptyDir
+      type:
+        namedType: io.k8s.api.core.v1.EmptyDirVolumeSource
+    - name: ephemeral
+      type:
+        namedType: io.k8s.api.core.v1.EphemeralVolumeSource
+    - name: fc
+      type:
+        namedType: io.k8s.api.core.v1.FCVolumeSource
+    - name: flexVolume
+      type:
+        namedType: io.k8s.api.core.v1.FlexVolumeSource
+    - name: flocker
+      type:
+        namedType: io.k8s.api.core.v1.FlockerVolumeSource
+    - name: gcePersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
+    - name: gitRepo
+      type:
+        namedType: io.k8s.api.core.v1.GitRepoVolumeSource
+    - name: glusterfs
+      type:
+        namedType: io.k8s.api.core.v1.GlusterfsVolumeSource
+    - name: hostPath
+      type:
+        namedType: io.k8s.api.core.v1.HostPathVolumeSource
+    - name: image
+      type:
+        namedType: io.k8s.api.core.v1.ImageVolumeSource
+    - name: iscsi
+      type:
+        namedType: io.k8s.api.core.v1.ISCSIVolumeSource
+    - name: name
+      type:
+        scalar: string
+    - name: nfs
+      type:
+        namedType: io.k8s.api.core.v1.NFSVolumeSource
+    - name: persistentVolumeClaim
+      type:
+        namedType: io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource
+    - name: photonPersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
+    - name: portworxVolume
+      type:
+        namedType: io.k8s.api.core.v1.PortworxVolumeSource
+    - name: projected
+      type:
+        namedType: io.k8s.api.core.v1.ProjectedVolumeSource
+    - name: quobyte
+      type:
+        namedType: io.k8s.api.core.v1.QuobyteVolumeSource
+    - name: rbd
+      type:
+        namedType: io.k8s.api.core.v1.RBDVolumeSource
+    - name: scaleIO
+      type:
+        namedType: io.k8s.api.core.v1.ScaleIOVolumeSource
+    - name: secret
+      type:
+        namedType: io.k8s.api.core.v1.SecretVolumeSource
+    - name: storageos
+      type:
+        namedType: io.k8s.api.core.v1.StorageOSVolumeSource
+    - name: vsphereVolume
+      type:
+        namedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
+- name: io.k8s.api.core.v1.VolumeDevice
+  map:
+    fields:
+    - name: devicePath
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.VolumeMount
+  map:
+    fields:
+    - name: mountPath
+      type:
+        scalar: string
+    - name: mountPropagation
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: recursiveReadOnly
+      type:
+        scalar: string
+    - name: subPath
+      type:
+        scalar: string
+    - name: subPathExpr
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.VolumeProjection
+  map:
+    fields:
+    - name: clusterTrustBundle
+      type:
+        namedType: io.k8s.api.core.v1.ClusterTrustBundleProjection
+    - name: configMap
+      type:
+        namedType: io.k8s.api.core.v1.ConfigMapProjection
+    - name: downwardAPI
+      type:
+        namedType: io.k8s.api.core.v1.DownwardAPIProjection
+    - name: podCertificate
+      type:
+        namedType: io.k8s.api.core.v1.PodCertificateProjection
+    - name: secret
+      type:
+        namedType: io.k8s.api.core.v1.SecretProjection
+    - name: serviceAccountToken
+      type:
+        namedType: io.k8s.api.core.v1.ServiceAccountTokenProjection
+- name: io.k8s.api.core.v1.VolumeResourceRequirements
+  map:
+    fields:
+    - name: limits
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: requests
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+- name: io.k8s.api.core.v1.VolumeSource
+  map:
+    fields:
+    - name: awsElasticBlockStore
+      type:
+        namedType: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
+    - name: azureDisk
+      type:
+        namedType: io.k8s.api.core.v1.AzureDiskVolumeSource
+    - name: azureFile
+      type:
+        namedType: io.k8s.api.core.v1.AzureFileVolumeSource
+    - name: cephfs
+      type:
+        namedType: io.k8s.api.core.v1.CephFSVolumeSource
+    - name: cinder
+      type:
+        namedType: io.k8s.api.core.v1.CinderVolumeSource
+    - name: configMap
+      type:
+        namedType: io.k8s.api.core.v1.ConfigMapVolumeSource
+    - name: csi
+      type:
+        namedType: io.k8s.api.core.v1.CSIVolumeSource
+    - name: downwardAPI
+      type:
+        namedType: io.k8s.api.core.v1.DownwardAPIVolumeSource
+    - name: emptyDir
+      type:
+        namedType: io.k8s.api.core.v1.EmptyDirVolumeSource
+    - name: ephemeral
+      type:
+        namedType: io.k8s.api.core.v1.EphemeralVolumeSource
+    - name: fc
+      type:
+        namedType: io.k8s.api.core.v1.FCVolumeSource
+    - name: flexVolume
+      type:
+        namedType: io.k8s.api.core.v1.FlexVolumeSource
+    - name: flocker
+      type:
+        namedType: io.k8s.api.core.v1.FlockerVolumeSource
+    - name: gcePersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
+    - name: gitRepo
+      type:
+        namedType: io.k8s.api.core.v1.GitRepoVolumeSource
+    - name: glusterfs
+      type:
+        namedType: io.k8s.api.core.v1.GlusterfsVolumeSource
+    - name: hostPath
+      type:
+        namedType: io.k8s.api.core.v1.HostPathVolumeSource
+    - name: image
+      type:
+        namedType: io.k8s.api.core.v1.ImageVolumeSource
+    - name: iscsi
+      type:
+        namedType: io.k8s.api.core.v1.ISCSIVolumeSource
+    - name: nfs
+      type:
+        namedType: io.k8s.api.core.v1.NFSVolumeSource
+    - name: persistentVolumeClaim
+      type:
+        namedType: io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource
+    - name: photonPersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
+    - name: portworxVolume
+      type:
+        namedType: io.k8s.api.core.v1.PortworxVolumeSource
+    - name: projected
+      type:
+        namedType: io.k8s.api.core.v1.ProjectedVolumeSource
+    - name: quobyte
+      type:
+        namedType: io.k8s.api.core.v1.QuobyteVolumeSource
+    - name: rbd
+      type:
+        namedType: io.k8s.api.core.v1.RBDVolumeSource
+    - name: scaleIO
+      type:
+        namedType: io.k8s.api.core.v1.ScaleIOVolumeSource
+    - name: secret
+      type:
+        namedType: io.k8s.api.core.v1.SecretVolumeSource
+    - name: storageos
+      type:
+        namedType: io.k8s.api.core.v1.StorageOSVolumeSource
+    - name: vsphereVolume
+      type:
+        namedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
+- name: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: storagePolicyID
+      type:
+        scalar: string
+    - name: storagePolicyName
+      type:
+        scalar: string
+    - name: volumePath
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.WeightedPodAffinityTerm
+  map:
+    fields:
+    - name: podAffinityTerm
+      type:
+        namedType: io.k8s.api.core.v1.PodAffinityTerm
+    - name: weight
+      type:
+        scalar: numeric
+- name: io.k8s.api.core.v1.WindowsSecurityContextOptions
+  map:
+    fields:
+    - name: gmsaCredentialSpec
+      type:
+        scalar: string
+    - name: gmsaCredentialSpecName
+      type:
+        scalar: string
+    - name: hostProcess
+      type:
+        scalar: boolean
+    - name: runAsUserName
+      type:
+        scalar: string
+- name: io.k8s.api.rbac.v1.PolicyRule
+  map:
+    fields:
+    - name: apiGroups
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: nonResourceURLs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: resourceNames
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: resources
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: verbs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.apimachinery.pkg.api.resource.Quantity
+  scalar: untyped
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.Duration
+  scalar: untyped
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
+  map:
+    elementType:
+      scalar: untyped
+      list:
+        elementType:
+          namedType: __untyped_atomic_
+        elementRelationship: atomic
+      map:
+        elementType:
+          namedType: __untyped_deduced_
+        elementRelationship: separable
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+  map:
+    fields:
+    - name: matchExpressions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement
+          elementRelationship: atomic
+    - name: matchLabels
+      type:
+        map:
+          elementType:
+            scalar: string
+    elementRelationship: atomic
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: operator
+      type:
+        scalar: string
+    - name: values
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: fieldsType
+      type:
+        scalar: string
+    - name: fieldsV1
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
+    - name: manager
+      type:
+        scalar: string
+    - name: operation
+      type:
+        scalar: string
+    - name: subresource
+      type:
+        scalar: string
+    - name: time
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+  map:
+    fields:
+    - name: annotations
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: creationTimestamp
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: deletionGracePeriodSeconds
+      type:
+        scalar: numeric
+    - name: deletionTimestamp
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: finalizers
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: generateName
+      type:
+        scalar: string
+    - name: generation
+      type:
+        scalar: numeric
+    - name: labels
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: managedFields
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
+          elementRelationship: atomic
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    - name: ownerReferences
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference
+          elementRelationship: associative
+          keys:
+          - uid
+    - name: resourceVersion
+      type:
+        scalar: string
+    - name: selfLink
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: blockOwnerDeletion
+      type:
+        scalar: boolean
+    - name: controller
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+  scalar: untyped
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.TypeMeta
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+- name: io.k8s.apimachinery.pkg.runtime.RawExtension
+  map:
+    elementType:
+      scalar: untyped
+      list:
+        elementType:
+          namedType: __untyped_atomic_
+        elementRelationship: atomic
+      map:
+        elementType:
+          namedType: __untyped_deduced_
+        elementRelationship: separable
+- name: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+  scalar: untyped
+- name: __untyped_atomic_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+- name: __untyped_deduced_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_deduced_
+    elementRelationship: separable
 `)

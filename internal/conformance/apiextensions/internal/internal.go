@@ -23,1294 +23,624 @@ func Parser() *typed.Parser {
 
 var parserOnce sync.Once
 var parser *typed.Parser
-var schemaYAML = typed.YAMLObject(`Types:
-- Fields:
-  - Default: null
-    Name: description
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: format
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: jsonPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: priority
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: strategy
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: webhook
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: metadata
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-      Nullable: false
-  - Default: null
-    Name: spec
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec
-      Nullable: false
-  - Default: null
-    Name: status
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: lastTransitionTime
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  - Default: null
-    Name: message
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: observedGeneration
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: reason
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: status
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: categories
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: listKind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: plural
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: shortNames
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: singular
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: conversion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion
-      Nullable: false
-  - Default: null
-    Name: group
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: names
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames
-      Nullable: false
-  - Default: null
-    Name: preserveUnknownFields
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: scope
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: versions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: acceptedNames
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames
-      Nullable: false
-  - Default: null
-    Name: conditions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - type
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: observedGeneration
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: storedVersions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: additionalPrinterColumns
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: deprecated
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: deprecationWarning
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: schema
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation
-      Nullable: false
-  - Default: null
-    Name: selectableFields
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: served
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: storage
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: subresources
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: labelSelectorPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: specReplicasPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: statusReplicasPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale
-  Scalar: null
-  Unions: null
-- Fields: null
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: scale
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale
-      Nullable: false
-  - Default: null
-    Name: status
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: openAPIV3Schema
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: description
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: url
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation
-  Scalar: null
-  Unions: null
-- Fields: null
-  Keys: null
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON
-  Scalar: untyped
-  Unions: null
-- Fields:
-  - Default: null
-    Name: $ref
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: $schema
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: additionalItems
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool
-      Nullable: false
-  - Default: null
-    Name: additionalProperties
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool
-      Nullable: false
-  - Default: null
-    Name: allOf
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: anyOf
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: default
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON
-      Nullable: false
-  - Default: null
-    Name: definitions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: dependencies
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: description
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: enum
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: example
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON
-      Nullable: false
-  - Default: null
-    Name: exclusiveMaximum
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: exclusiveMinimum
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: externalDocs
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation
-      Nullable: false
-  - Default: null
-    Name: format
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: id
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: items
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray
-      Nullable: false
-  - Default: null
-    Name: maxItems
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: maxLength
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: maxProperties
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: maximum
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: minItems
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: minLength
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: minProperties
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: minimum
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: multipleOf
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: not
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
-      Nullable: false
-  - Default: null
-    Name: nullable
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: oneOf
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: pattern
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: patternProperties
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: properties
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: required
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: title
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: uniqueItems
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: x-kubernetes-embedded-resource
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: x-kubernetes-int-or-string
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: x-kubernetes-list-map-keys
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: x-kubernetes-list-type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: x-kubernetes-map-type
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: x-kubernetes-preserve-unknown-fields
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: x-kubernetes-validations
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - rule
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
-  Scalar: null
-  Unions: null
-- Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray
-  Scalar: untyped
-- Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool
-  Scalar: untyped
-- Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray
-  Scalar: untyped
-- Fields:
-  - Default: null
-    Name: jsonPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: namespace
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: path
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: port
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: fieldPath
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: message
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: messageExpression
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: optionalOldSelf
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: reason
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: rule
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: caBundle
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: service
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference
-      Nullable: false
-  - Default: null
-    Name: url
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: clientConfig
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig
-      Nullable: false
-  - Default: null
-    Name: conversionReviewVersions
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion
-  Scalar: null
-  Unions: null
-- Fields: null
-  Keys: null
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
-  Scalar: untyped
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fieldsType
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: fieldsV1
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
-      Nullable: false
-  - Default: null
-    Name: manager
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: operation
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: subresource
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: time
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: annotations
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: creationTimestamp
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  - Default: null
-    Name: deletionGracePeriodSeconds
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: deletionTimestamp
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: null
-      NamedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-      Nullable: false
-  - Default: null
-    Name: finalizers
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: generateName
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: generation
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: numeric
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: labels
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Fields: null
-        Scalar: null
-        Unions: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: managedFields
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys: null
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: namespace
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: ownerReferences
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Keys:
-        - uid
-        Scalar: null
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: resourceVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: selfLink
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: uid
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
-  Scalar: null
-  Unions: null
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: blockOwnerDeletion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: controller
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: boolean
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: name
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: uid
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference
-  Scalar: null
-  Unions: null
-- Name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
-  Scalar: untyped
-- Fields:
-  - Default: null
-    Name: apiVersion
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  - Default: null
-    Name: kind
-    Type:
-      ElementRelationship: null
-      Inlined:
-        Scalar: string
-      NamedType: null
-      Nullable: false
-  Name: io.k8s.apimachinery.pkg.apis.meta.v1.TypeMeta
-  Scalar: null
-  Unions: null
-- Fields: null
-  Keys: null
-  Name: __untyped_atomic_
-  Scalar: untyped
-  Unions: null
-- Fields: null
-  Keys: null
-  Name: __untyped_deduced_
-  Scalar: untyped
-  Unions: null
+var schemaYAML = typed.YAMLObject(`types:
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition
+  map:
+    fields:
+    - name: description
+      type:
+        scalar: string
+    - name: format
+      type:
+        scalar: string
+    - name: jsonPath
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: priority
+      type:
+        scalar: numeric
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion
+  map:
+    fields:
+    - name: strategy
+      type:
+        scalar: string
+    - name: webhook
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec
+    - name: status
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames
+  map:
+    fields:
+    - name: categories
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: kind
+      type:
+        scalar: string
+    - name: listKind
+      type:
+        scalar: string
+    - name: plural
+      type:
+        scalar: string
+    - name: shortNames
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: singular
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec
+  map:
+    fields:
+    - name: conversion
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion
+    - name: group
+      type:
+        scalar: string
+    - name: names
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames
+    - name: preserveUnknownFields
+      type:
+        scalar: boolean
+    - name: scope
+      type:
+        scalar: string
+    - name: versions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion
+          elementRelationship: atomic
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus
+  map:
+    fields:
+    - name: acceptedNames
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: storedVersions
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion
+  map:
+    fields:
+    - name: additionalPrinterColumns
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition
+          elementRelationship: atomic
+    - name: deprecated
+      type:
+        scalar: boolean
+    - name: deprecationWarning
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: schema
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation
+    - name: selectableFields
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField
+          elementRelationship: atomic
+    - name: served
+      type:
+        scalar: boolean
+    - name: storage
+      type:
+        scalar: boolean
+    - name: subresources
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale
+  map:
+    fields:
+    - name: labelSelectorPath
+      type:
+        scalar: string
+    - name: specReplicasPath
+      type:
+        scalar: string
+    - name: statusReplicasPath
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus
+  map: {}
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources
+  map:
+    fields:
+    - name: scale
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale
+    - name: status
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation
+  map:
+    fields:
+    - name: openAPIV3Schema
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation
+  map:
+    fields:
+    - name: description
+      type:
+        scalar: string
+    - name: url
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON
+  map:
+    elementType:
+      scalar: untyped
+      list:
+        elementType:
+          namedType: __untyped_atomic_
+        elementRelationship: atomic
+      map:
+        elementType:
+          namedType: __untyped_deduced_
+        elementRelationship: separable
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+  map:
+    fields:
+    - name: $ref
+      type:
+        scalar: string
+    - name: $schema
+      type:
+        scalar: string
+    - name: additionalItems
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool
+    - name: additionalProperties
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool
+    - name: allOf
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+          elementRelationship: atomic
+    - name: anyOf
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+          elementRelationship: atomic
+    - name: default
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON
+    - name: definitions
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+    - name: dependencies
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray
+    - name: description
+      type:
+        scalar: string
+    - name: enum
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON
+          elementRelationship: atomic
+    - name: example
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON
+    - name: exclusiveMaximum
+      type:
+        scalar: boolean
+    - name: exclusiveMinimum
+      type:
+        scalar: boolean
+    - name: externalDocs
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation
+    - name: format
+      type:
+        scalar: string
+    - name: id
+      type:
+        scalar: string
+    - name: items
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray
+    - name: maxItems
+      type:
+        scalar: numeric
+    - name: maxLength
+      type:
+        scalar: numeric
+    - name: maxProperties
+      type:
+        scalar: numeric
+    - name: maximum
+      type:
+        scalar: numeric
+    - name: minItems
+      type:
+        scalar: numeric
+    - name: minLength
+      type:
+        scalar: numeric
+    - name: minProperties
+      type:
+        scalar: numeric
+    - name: minimum
+      type:
+        scalar: numeric
+    - name: multipleOf
+      type:
+        scalar: numeric
+    - name: not
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+    - name: nullable
+      type:
+        scalar: boolean
+    - name: oneOf
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+          elementRelationship: atomic
+    - name: pattern
+      type:
+        scalar: string
+    - name: patternProperties
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+    - name: properties
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps
+    - name: required
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: title
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+    - name: uniqueItems
+      type:
+        scalar: boolean
+    - name: x-kubernetes-embedded-resource
+      type:
+        scalar: boolean
+    - name: x-kubernetes-int-or-string
+      type:
+        scalar: boolean
+    - name: x-kubernetes-list-map-keys
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: x-kubernetes-list-type
+      type:
+        scalar: string
+    - name: x-kubernetes-map-type
+      type:
+        scalar: string
+    - name: x-kubernetes-preserve-unknown-fields
+      type:
+        scalar: boolean
+    - name: x-kubernetes-validations
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule
+          elementRelationship: associative
+          keys:
+          - rule
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray
+  scalar: untyped
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool
+  scalar: untyped
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray
+  scalar: untyped
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField
+  map:
+    fields:
+    - name: jsonPath
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    - name: path
+      type:
+        scalar: string
+    - name: port
+      type:
+        scalar: numeric
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule
+  map:
+    fields:
+    - name: fieldPath
+      type:
+        scalar: string
+    - name: message
+      type:
+        scalar: string
+    - name: messageExpression
+      type:
+        scalar: string
+    - name: optionalOldSelf
+      type:
+        scalar: boolean
+    - name: reason
+      type:
+        scalar: string
+    - name: rule
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig
+  map:
+    fields:
+    - name: caBundle
+      type:
+        scalar: string
+    - name: service
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference
+    - name: url
+      type:
+        scalar: string
+- name: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion
+  map:
+    fields:
+    - name: clientConfig
+      type:
+        namedType: io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig
+    - name: conversionReviewVersions
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
+  map:
+    elementType:
+      scalar: untyped
+      list:
+        elementType:
+          namedType: __untyped_atomic_
+        elementRelationship: atomic
+      map:
+        elementType:
+          namedType: __untyped_deduced_
+        elementRelationship: separable
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: fieldsType
+      type:
+        scalar: string
+    - name: fieldsV1
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
+    - name: manager
+      type:
+        scalar: string
+    - name: operation
+      type:
+        scalar: string
+    - name: subresource
+      type:
+        scalar: string
+    - name: time
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+  map:
+    fields:
+    - name: annotations
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: creationTimestamp
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: deletionGracePeriodSeconds
+      type:
+        scalar: numeric
+    - name: deletionTimestamp
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: finalizers
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: generateName
+      type:
+        scalar: string
+    - name: generation
+      type:
+        scalar: numeric
+    - name: labels
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: managedFields
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
+          elementRelationship: atomic
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    - name: ownerReferences
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference
+          elementRelationship: associative
+          keys:
+          - uid
+    - name: resourceVersion
+      type:
+        scalar: string
+    - name: selfLink
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: blockOwnerDeletion
+      type:
+        scalar: boolean
+    - name: controller
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+  scalar: untyped
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.TypeMeta
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+- name: __untyped_atomic_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+- name: __untyped_deduced_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_deduced_
+    elementRelationship: separable
 `)
