@@ -99,10 +99,10 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 			break
 		}
 		t.Shape = model.ShapeSlice
-		t.Elem = l.ref(u.Elem(), t.Pos, name.Name)
+		t.Elem = l.ref(u.Elem(), t.Pos, name.Name, in != nil)
 	case *types.Map:
 		t.Shape = model.ShapeMap
-		t.Elem = l.ref(u.Elem(), t.Pos, name.Name)
+		t.Elem = l.ref(u.Elem(), t.Pos, name.Name, in != nil)
 	case *types.Interface:
 		t.Shape, t.Value = model.ShapeValue, model.ValueUntypedAny
 	default:
@@ -143,11 +143,10 @@ func (l *loader) unsupported(pos token.Position, what string, t types.Type) {
 
 // ref models a field's type expression. Unsupported kinds are reported for
 // input types only: external types are walked for their schema, never emitted.
-func (l *loader) ref(t types.Type, pos token.Position, what string) *model.TypeRef {
-	report := l.inputs[posPkg(l, pos)] != nil
+func (l *loader) ref(t types.Type, pos token.Position, what string, report bool) *model.TypeRef {
 	switch t := t.(type) {
 	case *types.Alias:
-		return l.ref(types.Unalias(t), pos, what)
+		return l.ref(types.Unalias(t), pos, what, report)
 	case *types.Named:
 		if t.Obj().Pkg() == nil { // error
 			if report {
@@ -170,11 +169,11 @@ func (l *loader) ref(t types.Type, pos token.Position, what string) *model.TypeR
 		}
 		return &model.TypeRef{Kind: model.RefBasic, Basic: t.Name()}
 	case *types.Pointer:
-		return &model.TypeRef{Kind: model.RefPointer, Elem: l.ref(t.Elem(), pos, what)}
+		return &model.TypeRef{Kind: model.RefPointer, Elem: l.ref(t.Elem(), pos, what, report)}
 	case *types.Slice:
-		return &model.TypeRef{Kind: model.RefSlice, Elem: l.ref(t.Elem(), pos, what)}
+		return &model.TypeRef{Kind: model.RefSlice, Elem: l.ref(t.Elem(), pos, what, report)}
 	case *types.Map:
-		return &model.TypeRef{Kind: model.RefMap, Key: l.ref(t.Key(), pos, what), Elem: l.ref(t.Elem(), pos, what)}
+		return &model.TypeRef{Kind: model.RefMap, Key: l.ref(t.Key(), pos, what, report), Elem: l.ref(t.Elem(), pos, what, report)}
 	case *types.Interface:
 		if report {
 			l.unsupported(pos, what, t)
@@ -186,18 +185,6 @@ func (l *loader) ref(t types.Type, pos token.Position, what string) *model.TypeR
 		}
 		return &model.TypeRef{Kind: model.RefInterface}
 	}
-}
-
-// posPkg finds the input package whose files contain pos.
-func posPkg(l *loader, pos token.Position) string {
-	for p, in := range l.inputs {
-		for _, f := range in.pkg.CompiledGoFiles {
-			if f == pos.Filename {
-				return p
-			}
-		}
-	}
-	return ""
 }
 
 // fields models the serialised fields of a struct as encoding/json sees them.
@@ -246,7 +233,7 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 			}
 		}
 		what := owner.Name.Name + "." + v.Name()
-		f.Type = l.ref(v.Type(), f.Pos, what)
+		f.Type = l.ref(v.Type(), f.Pos, what, l.inputs[owner.Name.Pkg] != nil)
 		if af := byName[v.Name()]; af != nil {
 			f.Doc = docLines(af.Doc)
 			vals := l.parseMarkers(markerLines(af.Doc, af.Comment), ctmarkers.DescribesField)

@@ -1,0 +1,17 @@
+// +groupName=bad.example.com
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Spec struct {
+	Name string `json:"name"`
+}
+
+// +kubebuilder:object:root=true
+
+// Thing is a kind.
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              Spec `json:"spec,omitempty"`
+}

@@ -1,0 +1,22 @@
+// +groupName=bad.example.com
+package generic
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Spec struct {
+	Name string `json:"name"`
+}
+
+// Box is generic.
+type Box[T any] struct {
+	V T `json:"v"`
+}
+
+// +kubebuilder:object:root=true
+
+// Thing is a kind.
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              Spec `json:"spec,omitempty"`
+}

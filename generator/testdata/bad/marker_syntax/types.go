@@ -1,0 +1,18 @@
+// +groupName=bad.example.com
+package marker_syntax
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Spec struct {
+	// +kubebuilder:validation:MaxLength=abc
+	Name string `json:"name"`
+}
+
+// +kubebuilder:object:root=true
+
+// Thing is a kind.
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              Spec `json:"spec,omitempty"`
+}
