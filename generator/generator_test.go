@@ -230,3 +230,12 @@ func TestAllErrorsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenBehaviour runs the tests that live beside the goldens (go test
+// skips testdata folders on its own): Extract on a two-version tree.
+func TestGoldenBehaviour(t *testing.T) {
+	out, err := exec.Command("go", "test", "-count=1", "./testdata/multiversion/want/").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s", out)
+	}
+}

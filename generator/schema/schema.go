@@ -14,8 +14,8 @@ import (
 	"fmt"
 	"sort"
 
-	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	yaml "go.yaml.in/yaml/v2"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 
 	"github.com/ssagen/ssagen/generator/model"
 )

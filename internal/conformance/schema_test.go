@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	yaml "go.yaml.in/yaml/v2"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
 // TestSchemaMatchesOpenAPI compares the merge schema ssagen derives from Go
