@@ -13,6 +13,15 @@ if [ -z "$verify" ]; then
   go tool controller-gen object paths=./examples/api/...
 fi
 
+# CRDs for the example API, for envtest (controller-gen, as Kubebuilder does).
+if [ -z "$verify" ]; then
+  go tool controller-gen crd paths=./examples/api/... output:crd:dir=examples/config/crd
+else
+  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+  go tool controller-gen crd paths=./examples/api/... output:crd:dir="$tmp"
+  diff -ru examples/config/crd "$tmp" || { echo "examples/config/crd is stale: run make generate" >&2; exit 1; }
+fi
+
 # Apply configurations for the example API.
 go run ./cmd/ssagen generate $verify \
   --output-dir examples/generated/applyconfiguration \

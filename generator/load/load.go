@@ -241,6 +241,7 @@ func (l *loader) addInput(p *packages.Package) {
 // other package that guess is how applyconfiguration-gen ends up with
 // apiVersion "api/v1alpha1" for kubebuilder layouts, so it is an error.
 func (l *loader) defaultGroup(in *input) {
+	in.gv.CRD = !in.genclient
 	if in.groupSet || !in.hasStructs {
 		return
 	}

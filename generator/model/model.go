@@ -31,6 +31,10 @@ type GroupVersion struct {
 	PkgPath        string // input package import path
 	PkgName        string // input package name
 	Dir            string // input package folder
+	// CRD is true for kubebuilder-style packages, whose schema the API
+	// server gets from controller-gen's CRDs; false for code-generator
+	// style (+genclient) packages, whose schema comes from openapi-gen.
+	CRD bool
 	OutPkgPath     string // output package import path
 	OutSubdir      string // output folder relative to the output tree root, slash-separated
 	// Types are the named struct types of the input package that get an

@@ -85,7 +85,11 @@ func (b *builder) define(t *model.Type) {
 
 func (b *builder) structAtom(t *model.Type, structType string) smdschema.Atom {
 	m := &smdschema.Map{}
-	if structType == "atomic" {
+	// In a CRD an inline embedded atomic struct makes its parent atomic:
+	// controller-gen flattens the embedded schema, map type included, and
+	// the API server merges by that schema. openapi-gen does not.
+	crd := t.GV != nil && t.GV.CRD
+	if structType == "atomic" || (crd && inlinesAtomic(t, map[*model.Type]bool{})) {
 		m.ElementRelationship = smdschema.Atomic
 	}
 	fields := map[string]smdschema.StructField{}
@@ -259,3 +263,18 @@ func untypedDefs() []smdschema.TypeDef {
 func named(n string) smdschema.TypeRef { return smdschema.TypeRef{NamedType: &n} }
 
 func ptr[T any](v T) *T { return &v }
+
+func inlinesAtomic(t *model.Type, seen map[*model.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	for _, f := range t.Fields {
+		if r := f.Type.Deref(); f.Inline && r.Kind == model.RefNamed {
+			if r.Named.StructType == "atomic" || inlinesAtomic(r.Named, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -13,8 +13,11 @@ type ObjectReference = corev1.ObjectReference
 // Deployment, a Service and a ConfigMap per Proxy; other controllers add
 // listeners and hostnames of their own (seed 001).
 type ProxySpec struct {
-	// The class of the proxy, a reference to a local object.
-	corev1.LocalObjectReference `json:",inline"`
+	// ClassRef names the proxy class. Embedding LocalObjectReference
+	// inline instead would make the whole spec atomic: the type is an
+	// atomic struct, and controller-gen carries that to the parent.
+	// +optional
+	ClassRef *corev1.LocalObjectReference `json:"classRef,omitempty"`
 
 	// Listeners by name; other controllers may add theirs.
 	// +listType=map
@@ -90,13 +93,10 @@ type Match struct {
 	Headers map[string]string `json:"headers,omitempty"`
 }
 
-// Filter rewrites requests. Its Next filter makes it a recursive type.
+// Filter rewrites requests.
 type Filter struct {
 	// Type of the filter.
 	Type string `json:"type"`
-	// Next filter in the chain.
-	// +optional
-	Next *Filter `json:"next,omitempty"`
 	// Args of the filter.
 	// +optional
 	Args []string `json:"args,omitempty"`

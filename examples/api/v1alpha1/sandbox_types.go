@@ -40,12 +40,9 @@ type SandboxSpec struct {
 	// +optional
 	Steps []Step `json:"steps,omitempty"`
 
-	// Paused sandboxes keep their pod stopped. A field without a json tag
-	// is serialised under its Go name, as encoding/json does.
-	Paused bool
-
-	// internal state is never serialised.
-	internal string //nolint:unused
+	// Paused sandboxes keep their pod stopped.
+	// +optional
+	Paused bool `json:"paused,omitempty"`
 
 	// Scratch is never serialised.
 	Scratch string `json:"-"`

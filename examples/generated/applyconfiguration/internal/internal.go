@@ -33,9 +33,6 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: atomic
-    - name: next
-      type:
-        namedType: com.github.ssagen.ssagen.examples.api.v1alpha1.Filter
     - name: type
       type:
         scalar: string
@@ -171,6 +168,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: backend
       type:
         namedType: io.k8s.api.core.v1.ObjectReference
+    - name: classRef
+      type:
+        namedType: io.k8s.api.core.v1.LocalObjectReference
     - name: filters
       type:
         map:
@@ -184,9 +184,6 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - name
-    - name: name
-      type:
-        scalar: string
     - name: replicas
       type:
         scalar: numeric
@@ -257,15 +254,15 @@ var schemaYAML = typed.YAMLObject(`types:
 - name: com.github.ssagen.ssagen.examples.api.v1alpha1.SandboxSpec
   map:
     fields:
-    - name: Paused
-      type:
-        scalar: boolean
     - name: config
       type:
         namedType: __untyped_deduced_
     - name: memory
       type:
         namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: paused
+      type:
+        scalar: boolean
     - name: podTemplate
       type:
         namedType: io.k8s.api.core.v1.PodTemplateSpec

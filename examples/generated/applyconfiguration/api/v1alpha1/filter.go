@@ -5,12 +5,10 @@ package v1alpha1
 // FilterApplyConfiguration represents a declarative configuration of the Filter type for use
 // with apply.
 //
-// Filter rewrites requests. Its Next filter makes it a recursive type.
+// Filter rewrites requests.
 type FilterApplyConfiguration struct {
 	// Type of the filter.
 	Type *string `json:"type,omitempty"`
-	// Next filter in the chain.
-	Next *FilterApplyConfiguration `json:"next,omitempty"`
 	// Args of the filter.
 	Args []string `json:"args,omitempty"`
 }
@@ -26,14 +24,6 @@ func Filter() *FilterApplyConfiguration {
 // If called multiple times, the Type field is set to the value of the last call.
 func (b *FilterApplyConfiguration) WithType(value string) *FilterApplyConfiguration {
 	b.Type = &value
-	return b
-}
-
-// WithNext sets the Next field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the Next field is set to the value of the last call.
-func (b *FilterApplyConfiguration) WithNext(value *FilterApplyConfiguration) *FilterApplyConfiguration {
-	b.Next = value
 	return b
 }
 

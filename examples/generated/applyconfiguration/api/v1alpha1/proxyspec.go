@@ -14,8 +14,10 @@ import (
 // Deployment, a Service and a ConfigMap per Proxy; other controllers add
 // listeners and hostnames of their own (seed 001).
 type ProxySpecApplyConfiguration struct {
-	// The class of the proxy, a reference to a local object.
-	corev1ac.LocalObjectReferenceApplyConfiguration `json:",inline"`
+	// ClassRef names the proxy class. Embedding LocalObjectReference
+	// inline instead would make the whole spec atomic: the type is an
+	// atomic struct, and controller-gen carries that to the parent.
+	ClassRef *corev1ac.LocalObjectReferenceApplyConfiguration `json:"classRef,omitempty"`
 	// Listeners by name; other controllers may add theirs.
 	Listeners []ListenerApplyConfiguration `json:"listeners,omitempty"`
 	// Routes by name.
@@ -36,11 +38,11 @@ func ProxySpec() *ProxySpecApplyConfiguration {
 	return &ProxySpecApplyConfiguration{}
 }
 
-// WithName sets the Name field in the declarative configuration to the given value
+// WithClassRef sets the ClassRef field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the Name field is set to the value of the last call.
-func (b *ProxySpecApplyConfiguration) WithName(value string) *ProxySpecApplyConfiguration {
-	b.LocalObjectReferenceApplyConfiguration.Name = &value
+// If called multiple times, the ClassRef field is set to the value of the last call.
+func (b *ProxySpecApplyConfiguration) WithClassRef(value *corev1ac.LocalObjectReferenceApplyConfiguration) *ProxySpecApplyConfiguration {
+	b.ClassRef = value
 	return b
 }
 

@@ -31,9 +31,8 @@ type SandboxSpecApplyConfiguration struct {
 	Config *runtime.RawExtension `json:"config,omitempty"`
 	// Steps run in order at start-up.
 	Steps []StepApplyConfiguration `json:"steps,omitempty"`
-	// Paused sandboxes keep their pod stopped. A field without a json tag
-	// is serialised under its Go name, as encoding/json does.
-	Paused *bool `json:"Paused,omitempty"`
+	// Paused sandboxes keep their pod stopped.
+	Paused *bool `json:"paused,omitempty"`
 }
 
 // SandboxSpecApplyConfiguration constructs a declarative configuration of the SandboxSpec type for use with

@@ -34,9 +34,10 @@ type Extra struct {
 	Note string `json:"note,omitempty"`
 }
 
-// Cell is a leaf.
+// Cell is recursive: CRDs cannot say so, but built-in style APIs can.
 type Cell struct {
 	Value *int64 `json:"value,omitempty"`
+	Next  *Cell  `json:"next,omitempty"`
 }
 
 // ThingStatus has a phase.

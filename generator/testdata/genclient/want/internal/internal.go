@@ -27,6 +27,9 @@ var schemaYAML = typed.YAMLObject(`types:
 - name: com.github.ssagen.ssagen.generator.testdata.genclient.input.core.Cell
   map:
     fields:
+    - name: next
+      type:
+        namedType: com.github.ssagen.ssagen.generator.testdata.genclient.input.core.Cell
     - name: value
       type:
         scalar: numeric

@@ -5,9 +5,10 @@ package core
 // CellApplyConfiguration represents a declarative configuration of the Cell type for use
 // with apply.
 //
-// Cell is a leaf.
+// Cell is recursive: CRDs cannot say so, but built-in style APIs can.
 type CellApplyConfiguration struct {
-	Value *int64 `json:"value,omitempty"`
+	Value *int64                  `json:"value,omitempty"`
+	Next  *CellApplyConfiguration `json:"next,omitempty"`
 }
 
 // CellApplyConfiguration constructs a declarative configuration of the Cell type for use with
@@ -21,5 +22,13 @@ func Cell() *CellApplyConfiguration {
 // If called multiple times, the Value field is set to the value of the last call.
 func (b *CellApplyConfiguration) WithValue(value int64) *CellApplyConfiguration {
 	b.Value = &value
+	return b
+}
+
+// WithNext sets the Next field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Next field is set to the value of the last call.
+func (b *CellApplyConfiguration) WithNext(value *CellApplyConfiguration) *CellApplyConfiguration {
+	b.Next = value
 	return b
 }
