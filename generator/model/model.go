@@ -34,9 +34,9 @@ type GroupVersion struct {
 	// CRD is true for kubebuilder-style packages, whose schema the API
 	// server gets from controller-gen's CRDs; false for code-generator
 	// style (+genclient) packages, whose schema comes from openapi-gen.
-	CRD bool
-	OutPkgPath     string // output package import path
-	OutSubdir      string // output folder relative to the output tree root, slash-separated
+	CRD        bool
+	OutPkgPath string // output package import path
+	OutSubdir  string // output folder relative to the output tree root, slash-separated
 	// Types are the named struct types of the input package that get an
 	// apply configuration, sorted by name.
 	Types []*Type
