@@ -40,6 +40,9 @@ func ParseExternal(value string) ([]ExternalMapping, error) {
 		if dot := strings.LastIndex(from, "."); dot > slash && dot+1 < len(from) && from[dot+1] >= 'A' && from[dot+1] <= 'Z' {
 			m.TypePkg, m.Type = from[:dot], from[dot+1:]
 		}
+		if m.TypePkg == "" {
+			return nil, fmt.Errorf("--external-applyconfigurations: %q names no package", item)
+		}
 		out = append(out, m)
 	}
 	return out, nil
