@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets lint bench-gen fuzz
+.PHONY: help generate verify test test-unit envtest-assets lint fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -29,6 +29,3 @@ test: lint verify envtest-assets ## everything CI runs: lint, verify, all tests 
 fuzz: ## run each fuzz target for a short while
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzMarkers -fuzztime=30s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzParseExternal -fuzztime=15s
-
-bench-gen: ## time ssagen against applyconfiguration-gen and controller-gen
-	bash hack/bench-gen.sh
