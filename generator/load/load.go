@@ -58,6 +58,8 @@ func Load(cfg Config) (*model.Universe, error) {
 		inputs:      map[string]*input{},
 		checking:    map[*model.Type]bool{},
 		externalErr: map[string]string{},
+
+		typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
 	}
 	pkgs, err := packages.Load(&packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
@@ -136,6 +138,8 @@ type loader struct {
 	files map[string]*ast.File
 	// external struct types that need an apply configuration from elsewhere.
 	external []*model.Type
+	// typeMarkerCache holds the parsed markers of each type declaration.
+	typeMarkerCache map[*ast.TypeSpec]typeMarkerEntry
 	// externalErr holds why an apply configuration package did not load.
 	externalErr map[string]string
 	// checking guards checkApplyConfig against recursive named slices.
@@ -285,8 +289,7 @@ func (l *loader) findRoots(in *input) {
 		if td.spec.TypeParams != nil && len(td.spec.TypeParams.List) > 0 {
 			continue
 		}
-		lines := l.typeMarkerLines(td.file, td.decl, td.spec)
-		vals := l.parseMarkers(lines, ctmarkers.DescribesType)
+		lines, vals := l.typeMarkers(td.file, td.decl, td.spec)
 		genclient := hasGenclient(lines, "")
 		in.genclient = in.genclient || genclient
 		if !vals.boolean("kubebuilder:object:root") && !genclient {
@@ -313,15 +316,11 @@ func (l *loader) findRoots(in *input) {
 		if hasGenclient(lines, "nonNamespaced") {
 			root.Namespaced = false
 		}
+		hasStatus := false
 		for _, f := range t.Fields {
-			if f.GoName == "Status" && !f.Embedded {
-				root.HasStatus = true
-			}
+			hasStatus = hasStatus || (f.GoName == "Status" && !f.Embedded)
 		}
-		if root.HasStatus {
-			root.StatusSubresource = vals.has("kubebuilder:subresource:status") || (genclient && !hasGenclient(lines, "noStatus"))
-		}
-		if root.StatusSubresource {
+		if hasStatus && (vals.has("kubebuilder:subresource:status") || (genclient && !hasGenclient(lines, "noStatus"))) {
 			root.Subresources = []string{"status"}
 		}
 		root.Subresources = append(root.Subresources, genclientSubresources(lines, root.Subresources)...)
@@ -369,6 +368,23 @@ func (l *loader) typeMarkerLines(file *ast.File, decl *ast.GenDecl, spec *ast.Ty
 	}
 	groups = append(groups, doc)
 	return markerLines(groups...)
+}
+
+// typeMarkers returns a type's marker lines and parsed values, once per
+// declaration: roots are looked at by findRoots and again by named.
+func (l *loader) typeMarkers(file *ast.File, decl *ast.GenDecl, spec *ast.TypeSpec) ([]markerLine, markerValues) {
+	if m, ok := l.typeMarkerCache[spec]; ok {
+		return m.lines, m.vals
+	}
+	lines := l.typeMarkerLines(file, decl, spec)
+	vals := l.parseMarkers(lines, ctmarkers.DescribesType)
+	l.typeMarkerCache[spec] = typeMarkerEntry{lines, vals}
+	return lines, vals
+}
+
+type typeMarkerEntry struct {
+	lines []markerLine
+	vals  markerValues
 }
 
 func (l *loader) parseMarkers(lines []markerLine, target ctmarkers.TargetType) markerValues {

@@ -50,7 +50,7 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 	file, decl, spec := l.declOf(obj)
 	var vals markerValues
 	if spec != nil {
-		vals = l.parseMarkers(l.typeMarkerLines(file, decl, spec), ctmarkers.DescribesType)
+		_, vals = l.typeMarkers(file, decl, spec)
 		doc := spec.Doc
 		if doc == nil && decl != nil && len(decl.Specs) == 1 {
 			doc = decl.Doc
@@ -243,7 +243,6 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 			f.StructType = vals.str("structType")
 			f.Optional = vals.has("optional") || vals.has("kubebuilder:validation:Optional")
 			f.HasDefault = vals.has("default") || vals.has("kubebuilder:default")
-			f.Nullable = vals.has("nullable")
 			switch {
 			case vals.has("kubebuilder:validation:XIntOrString"):
 				f.IsUntyped, f.Untyped = true, model.ValueUntyped

@@ -147,13 +147,11 @@ func (t *Type) Generated() bool { return t.GV != nil && t.ApplyConfig != nil }
 type Root struct {
 	Kind       string
 	Namespaced bool
-	// Subresources with an apply configuration extract ("status"), sorted.
+	// Subresources with an apply configuration extract, sorted: "status"
+	// when the kind has a Status field and +kubebuilder:subresource:status
+	// (or +genclient without +genclient:noStatus), and those named by
+	// +genclient:method=...,subresource=<name>.
 	Subresources []string
-	// HasStatus is true when the kind has a Status field.
-	HasStatus bool
-	// StatusSubresource is true with +kubebuilder:subresource:status or for
-	// +genclient kinds that have a status field and no +genclient:noStatus.
-	StatusSubresource bool
 }
 
 // Field is one serialised field of a struct.
@@ -169,7 +167,6 @@ type Field struct {
 
 	Optional   bool
 	HasDefault bool
-	Nullable   bool
 	// Hidden fields are in the schema but get no setter (ObjectMeta's
 	// ManagedFields and SelfLink, as in applyconfiguration-gen).
 	Hidden bool

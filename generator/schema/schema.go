@@ -74,13 +74,19 @@ func (b *builder) define(t *model.Type) {
 	}
 	switch t.Shape {
 	case model.ShapeStruct:
-		b.defs[name] = smdschema.TypeDef{Name: name} // placeholder: types may be recursive
-		b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, t.StructType)}
+		b.defineStruct(name, t, t.StructType)
 	case model.ShapeValue:
 		if t.Value == model.ValueUntyped || t.Value == model.ValueUntypedAny {
 			b.defs[name] = smdschema.TypeDef{Name: name, Atom: valueAtom(t.Value)}
 		}
 	}
+}
+
+// defineStruct adds a struct's definition. A placeholder goes in first:
+// types may be recursive.
+func (b *builder) defineStruct(name string, t *model.Type, structType string) {
+	b.defs[name] = smdschema.TypeDef{Name: name}
+	b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, structType)}
 }
 
 func (b *builder) structAtom(t *model.Type, structType string) smdschema.Atom {
@@ -165,8 +171,7 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 			if sem.structType == "atomic" && t.StructType != "atomic" {
 				name := t.Name.SchemaName() + ".atomic"
 				if _, ok := b.defs[name]; !ok {
-					b.defs[name] = smdschema.TypeDef{Name: name}
-					b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, "atomic")}
+					b.defineStruct(name, t, "atomic")
 				}
 				return named(name)
 			}
