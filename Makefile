@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets lint fuzz
+.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench-gen
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -29,3 +29,6 @@ test: lint verify envtest-assets ## everything CI runs: lint, verify, all tests 
 fuzz: ## run each fuzz target for a short while
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzMarkers -fuzztime=30s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzParseExternal -fuzztime=15s
+
+bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen; figures go to docs/generator-benchmark.md
+	bash hack/bench-gen.sh

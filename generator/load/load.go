@@ -160,6 +160,11 @@ func (l *loader) pos(p token.Pos) token.Position { return l.fset.Position(p) }
 // addPackageErrors reports what go list and the type checker found.
 func (l *loader) addPackageErrors(p *packages.Package) {
 	for _, e := range p.Errors {
+		// go list's own summary ("# pkg" and the compiler's lines) repeats
+		// the type checker's errors; "too many errors" is no error at all.
+		if strings.HasPrefix(e.Msg, "# ") || e.Msg == "too many errors" {
+			continue
+		}
 		pos := parsePos(e.Pos)
 		l.errs.Add(pos, "make the package compile (`go build "+p.PkgPath+"`) and run ssagen again", "%s", e.Msg)
 	}
