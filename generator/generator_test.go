@@ -28,6 +28,8 @@ var scenarios = []struct {
 }{
 	{name: "multiversion", packages: []string{"./testdata/multiversion/input/v1", "./testdata/multiversion/input/v2"}},
 	{name: "genclient", packages: []string{"./testdata/genclient/input/core"}},
+	{name: "external", packages: []string{"./testdata/external/input"},
+		external: module + "/generator/testdata/external/thirdparty:" + module + "/generator/testdata/external/thirdpartyac"},
 }
 
 func scenarioConfig(name string, packages []string, external string) generator.Config {
@@ -62,6 +64,17 @@ func TestGoldens(t *testing.T) {
 				t.Fatalf("golden does not compile:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestExternalNeedsTheFlag: without the mapping, the same input is an
+// error naming the field and the flag.
+func TestExternalNeedsTheFlag(t *testing.T) {
+	cfg := scenarioConfig("external", []string{"./testdata/external/input"}, "")
+	err := generator.Generate(cfg, &output.Memory{})
+	if err == nil || !strings.Contains(err.Error(), "LinkSpec.Target has type "+module+"/generator/testdata/external/thirdparty.Endpoint, which has no apply configuration") ||
+		!strings.Contains(err.Error(), "--external-applyconfigurations="+module+"/generator/testdata/external/thirdparty.Endpoint:") {
+		t.Fatalf("want an error naming LinkSpec.Target and the flag, got %v", err)
 	}
 }
 
