@@ -29,6 +29,7 @@ test: lint verify envtest-assets ## everything CI runs: lint, verify, all tests 
 fuzz: ## run each fuzz target for a short while
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzMarkers -fuzztime=30s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzParseExternal -fuzztime=15s
+	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzTypeWalker -fuzztime=30s
 
 bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen; figures go to docs/generator-benchmark.md
 	bash hack/bench-gen.sh
