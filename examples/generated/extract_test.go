@@ -55,11 +55,8 @@ func TestExtractOnRealAPIServer(t *testing.T) {
 		WithConditions(metav1ac.Condition().WithType("Ready").WithStatus(metav1.ConditionTrue).
 			WithReason("Programmed").WithMessage("ok").WithLastTransitionTime(metav1.Now().Rfc3339Copy())).
 		WithAddresses("10.0.0.1"))
-	// Status goes through its own field manager: on kube-apiserver 1.36 a
-	// status apply under the spec's manager name drops that manager's
-	// ownership of spec fields in the main-resource entry (seen here; the
-	// EnsureXStatus helpers must account for it).
-	if err := c.Status().Apply(ctx, clone(t, status), client.FieldOwner("gateway-status"), client.ForceOwnership); err != nil {
+	// The same manager applies status: entries are kept per subresource.
+	if err := c.Status().Apply(ctx, clone(t, status), client.FieldOwner("gateway"), client.ForceOwnership); err != nil {
 		t.Fatalf("status apply: %v", err)
 	}
 
@@ -83,7 +80,7 @@ func TestExtractOnRealAPIServer(t *testing.T) {
 		}
 		sameJSON(t, got, want.cfg)
 	}
-	got, err := ac.ExtractProxyStatus(&live, "gateway-status")
+	got, err := ac.ExtractProxyStatus(&live, "gateway")
 	if err != nil {
 		t.Fatal(err)
 	}
