@@ -34,6 +34,8 @@ type Config struct {
 	External string
 	// BuildTags are passed to go list.
 	BuildTags string
+	// Ensure adds EnsureX helpers for every kind, in <group version>/ensure.
+	Ensure bool
 }
 
 // Load validates the configuration and loads the model.
@@ -94,6 +96,7 @@ func Generate(cfg Config, sink output.Sink) error {
 			return fmt.Errorf("--go-header-file: %w", err)
 		}
 	}
+	u.Ensure = cfg.Ensure
 	files, err := emit.Render(u, header)
 	if err != nil {
 		return err

@@ -23,7 +23,7 @@ else
 fi
 
 # Apply configurations for the example API.
-go run ./cmd/ssagen generate $verify \
+go run ./cmd/ssagen generate $verify --ensure \
   --output-dir examples/generated/applyconfiguration \
   ./examples/api/...
 

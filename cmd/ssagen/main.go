@@ -51,6 +51,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.HeaderFile, "go-header-file", "", "file whose text (a license) goes above the generated header")
 	fs.StringVar(&cfg.External, "external-applyconfigurations", "", "comma-separated <type package>.<Type>:<apply configuration package> (or <type package>:<apply configuration package>) for types of other modules")
 	fs.StringVar(&cfg.BuildTags, "tags", "", "build tags for loading the input packages")
+	fs.BoolVar(&cfg.Ensure, "ensure", false, "also generate EnsureX helpers for every kind, in <group version>/ensure (imports controller-runtime)")
 	fs.BoolVar(&verify, "verify", false, "write nothing; exit 1 with a unified diff when the files on disk are stale")
 	fs.BoolVar(&verbose, "v", false, "list the files written or deleted")
 	fs.Usage = func() {

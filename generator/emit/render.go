@@ -40,6 +40,9 @@ func Render(u *model.Universe, header []byte) ([]File, error) {
 			e := &typeFile{u: u, gv: gv, t: t, aliases: aliases}
 			add(path.Join(gv.OutSubdir, strings.ToLower(t.Name.Name)+".go"), e.render())
 		}
+		if u.Ensure && len(gv.Kinds()) > 0 {
+			add(path.Join(gv.OutSubdir, "ensure", "ensure.go"), ensureFile(u, gv, aliases))
+		}
 	}
 	yml, err := schema.YAML(u)
 	if err != nil {

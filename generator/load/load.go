@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gobuffalo/flect"
 	"golang.org/x/tools/go/packages"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
@@ -312,10 +313,15 @@ func (l *loader) findRoots(in *input) {
 		if t.ApplyConfig == nil {
 			continue
 		}
-		root := &model.Root{Kind: name, Namespaced: true}
+		root := &model.Root{Kind: name, Namespaced: true, Plural: flect.Pluralize(strings.ToLower(name))}
 		if res, ok := vals["kubebuilder:resource"]; ok && len(res) > 0 {
-			if r, ok := res[len(res)-1].(crdmarkers.Resource); ok && r.Scope == "Cluster" {
-				root.Namespaced = false
+			if r, ok := res[len(res)-1].(crdmarkers.Resource); ok {
+				if r.Scope == "Cluster" {
+					root.Namespaced = false
+				}
+				if r.Path != "" {
+					root.Plural = r.Path
+				}
 			}
 		}
 		if hasGenclient(lines, "nonNamespaced") {

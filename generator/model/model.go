@@ -23,6 +23,8 @@ type Universe struct {
 	Types map[string]*Type
 	// OutputPkg is the import path of the output tree's root.
 	OutputPkg string
+	// Ensure asks for EnsureX helpers in <group version>/ensure packages.
+	Ensure bool
 }
 
 // GroupVersion is one input package and its generated output package.
@@ -147,6 +149,9 @@ func (t *Type) Generated() bool { return t.GV != nil && t.ApplyConfig != nil }
 type Root struct {
 	Kind       string
 	Namespaced bool
+	// Plural is the resource name (+kubebuilder:resource:path, or the kind
+	// pluralised as controller-gen does), for RBAC markers.
+	Plural string
 	// Subresources with an apply configuration extract, sorted: "status"
 	// when the kind has a Status field and +kubebuilder:subresource:status
 	// (or +genclient without +genclient:noStatus), and those named by

@@ -1,0 +1,165 @@
+package ensure
+
+import (
+	"encoding/json"
+	"reflect"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// SkipCache remembers, per object and field manager, the intent last
+// applied and the resourceVersion the API server answered with. One entry
+// per live object; an entry goes when its object is found deleted.
+type SkipCache struct {
+	mu      sync.Mutex
+	entries map[cacheKey]cacheEntry
+}
+
+// DefaultCache is the process-wide cache Ensure uses unless told otherwise.
+var DefaultCache = NewSkipCache()
+
+// NewSkipCache returns an empty cache.
+func NewSkipCache() *SkipCache { return &SkipCache{entries: map[cacheKey]cacheEntry{}} }
+
+type cacheKey struct {
+	gvk                      schema.GroupVersionKind
+	namespace, name, manager string
+	subresource              string
+}
+
+type cacheEntry struct {
+	hash, resourceVersion string
+	at                    time.Time
+}
+
+// Len is the number of objects remembered.
+func (c *SkipCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}
+
+func (c *SkipCache) record(k cacheKey, hash, rv string) {
+	c.mu.Lock()
+	c.entries[k] = cacheEntry{hash: hash, resourceVersion: rv, at: time.Now()}
+	n := len(c.entries)
+	c.mu.Unlock()
+	cacheEntries.Set(float64(n))
+}
+
+func (c *SkipCache) forget(k cacheKey) {
+	c.mu.Lock()
+	delete(c.entries, k)
+	n := len(c.entries)
+	c.mu.Unlock()
+	cacheEntries.Set(float64(n))
+}
+
+func (c *SkipCache) seen(k cacheKey) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.entries[k]
+	return ok
+}
+
+// fresh reports whether applying desired now would change nothing: the same
+// intent was applied and the live object is the one the API server answered
+// with, or it has moved on but still holds every value of the intent
+// (someone else changed status or fields this manager does not set).
+// Anything else — a new intent, a value that differs, a doubt — is false:
+// a doubt costs one no-op apply, never a wrong skip.
+func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *unstructured.Unstructured, o *options) bool {
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	c.mu.Unlock()
+	if !ok || e.hash != hash || time.Since(e.at) > o.reassertAfter {
+		return false
+	}
+	if live.GetResourceVersion() == e.resourceVersion {
+		return true
+	}
+	if o.schema != nil {
+		if !mergeIsNoop(*o.schema, live, desired) {
+			return false
+		}
+	} else if !satisfies(live, desired.Object) {
+		return false
+	}
+	c.mu.Lock()
+	if cur, ok := c.entries[k]; ok && cur.hash == hash {
+		cur.resourceVersion = live.GetResourceVersion()
+		c.entries[k] = cur
+	}
+	c.mu.Unlock()
+	return true
+}
+
+// mergeIsNoop reports whether merging desired into live, by the kind's
+// merge schema, gives live back: list-map items, set values and map keys
+// of other managers are allowed; any error is a doubt.
+func mergeIsNoop(t typed.ParseableType, live client.Object, desired *unstructured.Unstructured) bool {
+	tl, err := t.FromStructured(live, typed.AllowDuplicates)
+	if err != nil {
+		return false
+	}
+	td, err := t.FromUnstructured(desired.Object, typed.AllowDuplicates)
+	if err != nil {
+		return false
+	}
+	merged, err := tl.Merge(td)
+	if err != nil {
+		return false
+	}
+	cmp, err := tl.Compare(merged)
+	return err == nil && cmp.IsSame()
+}
+
+// satisfies reports whether every value of want is in the live object:
+// maps are compared key by key, lists item by item with equal lengths (an
+// item another manager added makes it false), scalars by equality.
+func satisfies(live client.Object, want map[string]any) bool {
+	b, err := json.Marshal(live)
+	if err != nil {
+		return false
+	}
+	var have map[string]any
+	if err := json.Unmarshal(b, &have); err != nil {
+		return false
+	}
+	return subset(want, have)
+}
+
+func subset(want, have any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			hv, ok := h[k]
+			if !ok || !subset(wv, hv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !subset(w[i], h[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return reflect.DeepEqual(want, have)
+	}
+}

@@ -1,0 +1,322 @@
+// Package ensure is the runtime of ssagen's generated EnsureX helpers: one
+// server-side apply done right — a stable field manager, the controller
+// owner reference, force, typed errors — and no request at all when the
+// object already is as desired.
+//
+// Generated code imports it; builder packages never do. It depends on
+// controller-runtime's client and nothing generated.
+package ensure
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// Result says what an Ensure call did.
+type Result string
+
+const (
+	// Created: the object did not exist; one apply created it.
+	Created Result = "created"
+	// Configured: one apply changed the object.
+	Configured Result = "configured"
+	// Unchanged: one apply was sent and changed nothing.
+	Unchanged Result = "unchanged"
+	// Skipped: no request was sent; the object already was as desired.
+	Skipped Result = "skipped"
+)
+
+// DefaultFieldManager is used when no FieldManager option is given. It is
+// stable across binaries and versions, unlike client-go's user agent.
+const DefaultFieldManager = "ssagen"
+
+// options of one Ensure call.
+type options struct {
+	fieldManager       string
+	force              bool
+	blockOwnerDeletion bool
+	alwaysSend         bool
+	createOnly         bool
+	noOwner            bool
+	cache              *SkipCache
+	reassertAfter      time.Duration
+	migrateFrom        []string
+	schema             *typed.ParseableType
+}
+
+// Option changes how Ensure writes.
+type Option func(*options)
+
+// FieldManager sets the field manager (default DefaultFieldManager).
+func FieldManager(name string) Option { return func(o *options) { o.fieldManager = name } }
+
+// NoForce makes a conflict with another field manager an error
+// (*ConflictError) instead of taking the field over.
+func NoForce() Option { return func(o *options) { o.force = false } }
+
+// BlockOwnerDeletion sets blockOwnerDeletion on the owner reference (default true).
+func BlockOwnerDeletion(b bool) Option { return func(o *options) { o.blockOwnerDeletion = b } }
+
+// AlwaysSend disables the skip cache for this call: for objects behind
+// mutating webhooks, whose result the cache cannot predict.
+func AlwaysSend() Option { return func(o *options) { o.alwaysSend = true } }
+
+// CreateOnly creates the object when it does not exist and never writes it
+// otherwise: no request at all when the cache already has it.
+func CreateOnly() Option { return func(o *options) { o.createOnly = true } }
+
+// NoOwner applies without an owner reference (owner may then be nil).
+func NoOwner() Option { return func(o *options) { o.noOwner = true } }
+
+// WithCache uses c instead of the process-wide DefaultCache.
+func WithCache(c *SkipCache) Option { return func(o *options) { o.cache = c } }
+
+// ReassertAfter sends an apply at least this often even when nothing
+// changed (default 10 hours, as controller-runtime's resync period).
+func ReassertAfter(d time.Duration) Option { return func(o *options) { o.reassertAfter = d } }
+
+// MigrateFrom names field managers that wrote the object with Update
+// before this controller switched to apply; on the first apply of an
+// object in this process their ownership moves to the apply manager, so
+// fields the controller no longer sets are pruned. Defaults cover the
+// usual names: "manager", "before-first-apply", "kubectl-client-side-apply".
+func MigrateFrom(managers ...string) Option {
+	return func(o *options) { o.migrateFrom = append(o.migrateFrom, managers...) }
+}
+
+// Schema gives Ensure the merge schema of the kind (generated helpers pass
+// it): with it, "the live object already holds the intent" is decided by
+// structured-merge-diff exactly as the API server would merge; without it,
+// by a conservative value-by-value comparison.
+func Schema(t typed.ParseableType) Option { return func(o *options) { o.schema = &t } }
+
+func newOptions(opts []Option) *options {
+	o := &options{
+		fieldManager:       DefaultFieldManager,
+		force:              true,
+		blockOwnerDeletion: true,
+		cache:              DefaultCache,
+		reassertAfter:      10 * time.Hour,
+		migrateFrom:        []string{"manager", "before-first-apply", "kubectl-client-side-apply"},
+	}
+	for _, opt := range opts {
+		opt(o)
+	}
+	return o
+}
+
+// Apply makes the object described by desired exist as desired, owned by
+// owner (controller=true), and decodes the live object into obj. desired
+// is never modified. sub is "" for the object or "status" for its status.
+func Apply(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, sub string, opts ...Option) (Result, error) {
+	o := newOptions(opts)
+	if o.fieldManager == "" {
+		return "", fmt.Errorf("ensure: the field manager must not be empty")
+	}
+	u, err := toUnstructured(desired)
+	if err != nil {
+		return "", err
+	}
+	gvk := u.GroupVersionKind()
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	obj.SetName(u.GetName())
+	obj.SetNamespace(u.GetNamespace())
+	kind := gvk.Kind
+	start := time.Now()
+
+	if sub == "" && !o.noOwner {
+		if err := setOwner(c, owner, u, obj, o); err != nil {
+			metricApply(kind, "error", start)
+			return "", err
+		}
+	}
+	hash := intentHash(u, sub)
+	key := cacheKey{gvk: gvk, namespace: u.GetNamespace(), name: u.GetName(), manager: o.fieldManager, subresource: sub}
+
+	// Read the live object from the client's cache; that is free.
+	liveErr := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+	exists := liveErr == nil
+	if liveErr != nil && !apierrors.IsNotFound(liveErr) {
+		metricApply(kind, "error", start)
+		return "", liveErr
+	}
+	if !exists {
+		o.cache.forget(key) // deleted objects leave the cache
+	}
+	if exists && sub == "" && !o.noOwner {
+		if err := checkController(obj, owner); err != nil {
+			metricApply(kind, "error", start)
+			return "", err
+		}
+	}
+	if sub != "" && !exists {
+		metricApply(kind, "error", start)
+		return "", &NotFoundError{GVK: gvk, Namespace: u.GetNamespace(), Name: u.GetName()}
+	}
+	if o.createOnly && exists {
+		metricApply(kind, string(Skipped), start)
+		return Skipped, nil
+	}
+	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, u, o) {
+		metricApply(kind, string(Skipped), start)
+		return Skipped, nil
+	}
+	if exists && sub == "" && !o.cache.seen(key) {
+		if err := migrate(ctx, c, obj, o); err != nil {
+			metricApply(kind, "error", start)
+			return "", err
+		}
+	}
+
+	before := ""
+	if exists {
+		before = obj.GetResourceVersion()
+	}
+	applyOpts := []client.ApplyOption{client.FieldOwner(o.fieldManager)}
+	if o.force {
+		applyOpts = append(applyOpts, client.ForceOwnership)
+	}
+	ac := client.ApplyConfigurationFromUnstructured(u)
+	if sub == "status" {
+		subOpts := []client.SubResourceApplyOption{client.FieldOwner(o.fieldManager)}
+		if o.force {
+			subOpts = append(subOpts, client.ForceOwnership)
+		}
+		err = c.Status().Apply(ctx, ac, subOpts...)
+	} else {
+		err = c.Apply(ctx, ac, applyOpts...)
+	}
+	observeLatency(kind, start)
+	if err != nil {
+		o.cache.forget(key)
+		if conflict := asConflict(err); conflict != nil {
+			metricApply(kind, "conflict", start)
+			return "", conflict
+		}
+		metricApply(kind, "error", start)
+		return "", err
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
+		return "", fmt.Errorf("ensure: decoding the applied %s: %w", kind, err)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	o.cache.record(key, hash, obj.GetResourceVersion())
+	res := Configured
+	switch {
+	case !exists:
+		res = Created
+	case obj.GetResourceVersion() == before:
+		res = Unchanged
+	}
+	metricApply(kind, string(res), start)
+	return res, nil
+}
+
+// toUnstructured copies an apply configuration: the caller's value is
+// never touched (controller-runtime writes the response into what it is given).
+func toUnstructured(desired runtime.ApplyConfiguration) (*unstructured.Unstructured, error) {
+	b, err := json.Marshal(desired)
+	if err != nil {
+		return nil, fmt.Errorf("ensure: encoding the apply configuration: %w", err)
+	}
+	u := &unstructured.Unstructured{}
+	if err := json.Unmarshal(b, &u.Object); err != nil {
+		return nil, fmt.Errorf("ensure: encoding the apply configuration: %w", err)
+	}
+	if u.GetName() == "" || u.GetKind() == "" || u.GetAPIVersion() == "" {
+		return nil, fmt.Errorf("ensure: the apply configuration needs apiVersion, kind and metadata.name")
+	}
+	if u.GetResourceVersion() != "" {
+		// A resourceVersion would turn apply into optimistic locking: 409s again.
+		unstructured.RemoveNestedField(u.Object, "metadata", "resourceVersion")
+	}
+	return u, nil
+}
+
+// intentHash is the hash of the canonical JSON of what is applied
+// (encoding/json sorts map keys).
+func intentHash(u *unstructured.Unstructured, sub string) string {
+	b, _ := json.Marshal(u.Object)
+	sum := sha256.Sum256(append([]byte(sub+"\x00"), b...))
+	return hex.EncodeToString(sum[:16])
+}
+
+// setOwner adds owner as the controller owner reference of u.
+func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured, obj client.Object, o *options) error {
+	if owner == nil {
+		return fmt.Errorf("ensure: owner is nil; pass the owning object, or NoOwner()")
+	}
+	ogvk, err := apiutil.GVKForObject(owner, c.Scheme())
+	if err != nil {
+		return fmt.Errorf("ensure: the owner's kind: %w", err)
+	}
+	namespaced, err := c.IsObjectNamespaced(obj)
+	if err != nil {
+		return fmt.Errorf("ensure: is %s namespaced: %w", u.GetKind(), err)
+	}
+	if owner.GetNamespace() != "" {
+		if !namespaced {
+			return &OwnerError{Reason: fmt.Sprintf("namespaced %s %s/%s cannot own cluster-scoped %s %s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetName())}
+		}
+		if owner.GetNamespace() != u.GetNamespace() {
+			return &OwnerError{Reason: fmt.Sprintf("%s %s/%s cannot own %s %s/%s in another namespace", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetNamespace(), u.GetName())}
+		}
+	}
+	if owner.GetUID() == "" {
+		return &OwnerError{Reason: fmt.Sprintf("owner %s %s has no UID: pass the object read from the API server", ogvk.Kind, owner.GetName())}
+	}
+	ref := metav1.OwnerReference{
+		APIVersion: ogvk.GroupVersion().String(), Kind: ogvk.Kind, Name: owner.GetName(), UID: owner.GetUID(),
+		Controller: ptr(true), BlockOwnerDeletion: ptr(o.blockOwnerDeletion),
+	}
+	refs := u.GetOwnerReferences()
+	for i, r := range refs {
+		if r.UID == ref.UID {
+			refs = append(refs[:i], refs[i+1:]...)
+			break
+		}
+	}
+	u.SetOwnerReferences(append(refs, ref))
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// checkController reports an object already controlled by someone else.
+func checkController(live client.Object, owner client.Object) error {
+	for _, r := range live.GetOwnerReferences() {
+		if r.Controller != nil && *r.Controller && r.UID != owner.GetUID() {
+			return &OwnerError{Reason: fmt.Sprintf("%s is already controlled by %s %s", live.GetName(), r.Kind, r.Name)}
+		}
+	}
+	return nil
+}
+
+// NotFoundError is returned by status applies to objects that do not exist:
+// a status apply would otherwise create an object with only a status.
+type NotFoundError struct {
+	GVK             schema.GroupVersionKind
+	Namespace, Name string
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("ensure: %s %s/%s does not exist yet: ensure the object before its status", e.GVK.Kind, e.Namespace, e.Name)
+}
+
+// OwnerError is an owner reference Kubernetes would not honour.
+type OwnerError struct{ Reason string }
+
+func (e *OwnerError) Error() string { return "ensure: " + e.Reason }

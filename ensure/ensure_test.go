@@ -1,0 +1,315 @@
+package ensure_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/ssagen/ssagen/ensure"
+	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
+	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
+	gen "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1/ensure"
+	"github.com/ssagen/ssagen/internal/testenv"
+)
+
+type env struct {
+	c       client.Client // reads from the informer cache, counted
+	direct  client.Client // another writer, not counted
+	counter *testenv.Counter
+	owner   *platformv1alpha1.Project
+}
+
+func setup(t *testing.T) (*env, context.Context) {
+	cfg := testenv.Start(t)
+	scheme := runtime.NewScheme()
+	clientgoscheme.AddToScheme(scheme)
+	platformv1alpha1.AddToScheme(scheme)
+	counted, counter := testenv.Count(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	informers, err := cache.New(counted, cache.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go informers.Start(ctx)
+	c, err := client.New(counted, client.Options{Scheme: scheme, Cache: &client.CacheOptions{Reader: informers}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := client.New(rest.CopyConfig(cfg), client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "p1"}}
+	if err := direct.Create(ctx, owner); err != nil {
+		t.Fatal(err)
+	}
+	return &env{c: c, direct: direct, counter: counter, owner: owner}, ctx
+}
+
+// synced waits until the cache shows obj at its resourceVersion.
+func (e *env) synced(t *testing.T, ctx context.Context, obj client.Object) {
+	t.Helper()
+	key := client.ObjectKeyFromObject(obj)
+	for i := 0; i < 200; i++ {
+		cur := obj.DeepCopyObject().(client.Object)
+		if err := e.c.Get(ctx, key, cur); err == nil && cur.GetResourceVersion() == obj.GetResourceVersion() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("cache never showed %s at resourceVersion %s", key, obj.GetResourceVersion())
+}
+
+func proxy(ns string, replicas int32) *ac.ProxyApplyConfiguration {
+	return ac.Proxy("edge", ns).WithSpec(ac.ProxySpec().WithReplicas(replicas).
+		WithListeners(ac.Listener().WithName("http").WithPort(80).WithHostnames("a.example.com")))
+}
+
+func TestEnsure(t *testing.T) {
+	e, ctx := setup(t)
+
+	t.Run("steady state sends no request", func(t *testing.T) {
+		cache := ensure.NewSkipCache()
+		desired := proxy("default", 2)
+		obj, res, err := gen.EnsureProxy(ctx, e.c, e.owner, desired, ensure.WithCache(cache), ensure.FieldManager("proxy-controller"))
+		if err != nil || res != ensure.Created {
+			t.Fatalf("first ensure: %v %v", res, err)
+		}
+		e.synced(t, ctx, obj)
+		before := e.counter.Snapshot()
+		for i := 0; i < 20; i++ {
+			_, res, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(cache), ensure.FieldManager("proxy-controller"))
+			if err != nil || res != ensure.Skipped {
+				t.Fatalf("reconcile %d: %v %v", i, res, err)
+			}
+		}
+		if got := e.counter.Since(before); len(got) != 0 {
+			t.Fatalf("20 unchanged reconciles sent requests: %s", testenv.String(got))
+		}
+		// A new intent is applied at once, with one request.
+		_, res, err = gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 3), ensure.WithCache(cache), ensure.FieldManager("proxy-controller"))
+		if err != nil || res != ensure.Configured {
+			t.Fatalf("changed intent: %v %v", res, err)
+		}
+		if got := e.counter.Since(before); testenv.Total(got, "PATCH") != 1 || testenv.Total(got, "") != 1 {
+			t.Fatalf("a changed intent took %s, want one PATCH", testenv.String(got))
+		}
+		// The caller's configuration is untouched.
+		b, _ := json.Marshal(desired)
+		if want := `{"kind":"Proxy","apiVersion":"platform.ssagen.dev/v1alpha1","metadata":{"name":"edge","namespace":"default"},"spec":{"listeners":[{"name":"http","port":80,"hostnames":["a.example.com"]}],"replicas":2}}`; string(b) != want {
+			t.Fatalf("desired was modified: %s", b)
+		}
+	})
+
+	t.Run("owner reference as garbage collection needs it", func(t *testing.T) {
+		var live platformv1alpha1.Proxy
+		if err := e.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "edge"}, &live); err != nil {
+			t.Fatal(err)
+		}
+		refs := live.OwnerReferences
+		if len(refs) != 1 || refs[0].UID != e.owner.UID || refs[0].Kind != "Project" || refs[0].APIVersion != "platform.ssagen.dev/v1alpha1" ||
+			refs[0].Name != "p1" || refs[0].Controller == nil || !*refs[0].Controller || refs[0].BlockOwnerDeletion == nil || !*refs[0].BlockOwnerDeletion {
+			t.Fatalf("owner references %+v", refs)
+		}
+	})
+
+	t.Run("16 concurrent reconcilers: no 409", func(t *testing.T) {
+		before := e.counter.Snapshot()
+		var wg sync.WaitGroup
+		errs := make(chan error, 16)
+		for i := 0; i < 16; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				desired := ac.Proxy("busy", "default").WithSpec(ac.ProxySpec().WithReplicas(4).
+					WithListeners(ac.Listener().WithName("http").WithPort(80)))
+				if _, _, err := gen.EnsureProxy(ctx, e.c, e.owner, desired, ensure.WithCache(ensure.NewSkipCache())); err != nil {
+					errs <- err
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		got := e.counter.Since(before)
+		if n := testenv.Total(got, "PATCH 409", "POST 409", "PUT 409"); n != 0 {
+			t.Fatalf("%d conflicts: %s", n, testenv.String(got))
+		}
+		var live platformv1alpha1.Proxy
+		e.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "busy"}, &live)
+		if live.Spec.Replicas == nil || *live.Spec.Replicas != 4 {
+			t.Fatalf("final object %+v", live.Spec)
+		}
+		t.Logf("16 concurrent ensures: %s", testenv.String(got))
+	})
+
+	t.Run("another manager's field: forced restores, unforced is a typed conflict", func(t *testing.T) {
+		cache := ensure.NewSkipCache()
+		if _, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(cache)); err != nil {
+			t.Fatal(err)
+		}
+		other := ac.Proxy("edge", "default").WithSpec(ac.ProxySpec().WithReplicas(5))
+		if err := e.direct.Apply(ctx, other, client.FieldOwner("autoscaler"), client.ForceOwnership); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()), ensure.NoForce())
+		var conflict *ensure.ConflictError
+		if !errors.As(err, &conflict) || len(conflict.Fields) != 1 || conflict.Fields[0].Field != ".spec.replicas" || conflict.Fields[0].Manager != "autoscaler" {
+			t.Fatalf("want a ConflictError naming .spec.replicas and autoscaler, got %v", err)
+		}
+		if !apierrors.IsConflict(errors.Unwrap(err)) {
+			t.Fatalf("the API server's 409 is not wrapped: %v", err)
+		}
+		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()))
+		if err != nil || *obj.Spec.Replicas != 2 {
+			t.Fatalf("forced ensure: %v %v", obj.Spec.Replicas, err)
+		}
+	})
+
+	t.Run("another manager's list-map item and set value survive", func(t *testing.T) {
+		other := ac.Proxy("edge", "default").WithSpec(ac.ProxySpec().
+			WithListeners(ac.Listener().WithName("http").WithPort(80).WithHostnames("other.example.com"),
+				ac.Listener().WithName("admin").WithPort(9000)))
+		if err := e.direct.Apply(ctx, other, client.FieldOwner("routes"), client.ForceOwnership); err != nil {
+			t.Fatal(err)
+		}
+		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 6), ensure.WithCache(ensure.NewSkipCache()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(obj.Spec.Listeners) != 2 || len(obj.Spec.Listeners[0].Hostnames) != 2 {
+			t.Fatalf("listeners after our apply: %+v", obj.Spec.Listeners)
+		}
+	})
+
+	t.Run("status churn by another writer: no apply from us", func(t *testing.T) {
+		cache := ensure.NewSkipCache()
+		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 6), ensure.WithCache(cache))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.synced(t, ctx, obj)
+		before := e.counter.Snapshot()
+		for i := 0; i < 5; i++ {
+			st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithAddresses(fmt.Sprintf("10.0.0.%d", i)))
+			if err := e.direct.Status().Apply(ctx, st, client.FieldOwner("kubelet-like"), client.ForceOwnership); err != nil {
+				t.Fatal(err)
+			}
+			var live platformv1alpha1.Proxy
+			e.direct.Get(ctx, client.ObjectKeyFromObject(obj), &live)
+			e.synced(t, ctx, &live)
+			_, res, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 6), ensure.WithCache(cache))
+			if err != nil || res != ensure.Skipped {
+				t.Fatalf("after status change %d: %v %v", i, res, err)
+			}
+		}
+		if got := e.counter.Since(before); len(got) != 0 {
+			t.Fatalf("status churn made us send %s", testenv.String(got))
+		}
+	})
+
+	t.Run("status of an object that does not exist", func(t *testing.T) {
+		_, _, err := gen.EnsureProxyStatus(ctx, e.c, ac.Proxy("absent", "default").WithStatus(ac.ProxyStatus().WithAddresses("x")))
+		var nf *ensure.NotFoundError
+		if !errors.As(err, &nf) {
+			t.Fatalf("want NotFoundError, got %v", err)
+		}
+	})
+
+	t.Run("status apply", func(t *testing.T) {
+		st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithAddresses("192.0.2.1"))
+		obj, res, err := gen.EnsureProxyStatus(ctx, e.c, st, ensure.WithCache(ensure.NewSkipCache()))
+		if err != nil || res != ensure.Configured || len(obj.Status.Addresses) != 1 {
+			t.Fatalf("status ensure: %v %v %+v", res, err, obj.Status)
+		}
+	})
+
+	t.Run("owner errors", func(t *testing.T) {
+		nsOwner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "kube-system"}}
+		if err := e.direct.Create(ctx, nsOwner); err != nil {
+			t.Fatal(err)
+		}
+		var oe *ensure.OwnerError
+		_, _, err := gen.EnsureProxy(ctx, e.c, nsOwner, proxy("default", 1))
+		if !errors.As(err, &oe) {
+			t.Fatalf("cross-namespace owner: %v", err)
+		}
+		_, _, err = gen.EnsureProject(ctx, e.c, nsOwner, ac.Project("p2"))
+		if !errors.As(err, &oe) {
+			t.Fatalf("namespaced owner of a cluster-scoped object: %v", err)
+		}
+		other := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "p-other"}}
+		if err := e.direct.Create(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = gen.EnsureProxy(ctx, e.c, other, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()))
+		if !errors.As(err, &oe) {
+			t.Fatalf("object controlled by another owner: %v", err)
+		}
+	})
+
+	t.Run("create-only: one create, then nothing", func(t *testing.T) {
+		sa := corev1ac.ServiceAccount("robot", "default").WithAnnotations(map[string]string{"team": "a"})
+		obj := &corev1.ServiceAccount{}
+		res, err := ensure.Apply(ctx, e.c, e.owner, sa, obj, "", ensure.CreateOnly())
+		if err != nil || res != ensure.Created {
+			t.Fatalf("create: %v %v", res, err)
+		}
+		e.synced(t, ctx, obj)
+		// A user annotates it; create-only never writes it again.
+		obj.Annotations["team"] = "b"
+		if err := e.direct.Update(ctx, obj); err != nil {
+			t.Fatal(err)
+		}
+		e.synced(t, ctx, obj)
+		before := e.counter.Snapshot()
+		for i := 0; i < 5; i++ {
+			res, err := ensure.Apply(ctx, e.c, e.owner, sa, &corev1.ServiceAccount{}, "", ensure.CreateOnly())
+			if err != nil || res != ensure.Skipped {
+				t.Fatalf("create-only again: %v %v", res, err)
+			}
+		}
+		if got := e.counter.Since(before); len(got) != 0 {
+			t.Fatalf("create-only sent %s", testenv.String(got))
+		}
+	})
+
+	t.Run("a field we stop setting disappears, also after migrating from Update", func(t *testing.T) {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Namespace: "default"}, Data: map[string]string{"a": "1", "b": "2"}}
+		if err := e.direct.Create(ctx, cm, client.FieldOwner("manager")); err != nil {
+			t.Fatal(err)
+		}
+		desired := corev1ac.ConfigMap("legacy", "default").WithData(map[string]string{"a": "1"})
+		obj := &corev1.ConfigMap{}
+		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, "", ensure.WithCache(ensure.NewSkipCache())); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := obj.Data["b"]; ok {
+			t.Fatalf("field written with Update by the former manager survived migration: %v", obj.Data)
+		}
+		desired = corev1ac.ConfigMap("legacy", "default").WithData(map[string]string{"c": "3"})
+		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, "", ensure.WithCache(ensure.NewSkipCache())); err != nil {
+			t.Fatal(err)
+		}
+		if len(obj.Data) != 1 || obj.Data["c"] != "3" {
+			t.Fatalf("a field we stopped setting stayed: %v", obj.Data)
+		}
+	})
+}
