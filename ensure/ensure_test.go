@@ -23,7 +23,11 @@ import (
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
 	gen "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1/ensure"
+	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
+	rbacv1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"
 	"github.com/ssagen/ssagen/internal/testenv"
+	rbacv1 "k8s.io/api/rbac/v1"
+	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 )
 
 type env struct {
@@ -114,6 +118,82 @@ func TestEnsure(t *testing.T) {
 		if want := `{"kind":"Proxy","apiVersion":"platform.ssagen.dev/v1alpha1","metadata":{"name":"edge","namespace":"default"},"spec":{"listeners":[{"name":"http","port":80,"hostnames":["a.example.com"]}],"replicas":2}}`; string(b) != want {
 			t.Fatalf("desired was modified: %s", b)
 		}
+	})
+
+	t.Run("seed 000: a project's RBAC, resynced", func(t *testing.T) {
+		cache := ensure.NewSkipCache()
+		reconcile := func() int {
+			var writes int
+			for _, step := range []func() (client.Object, ensure.Result, error){
+				func() (client.Object, ensure.Result, error) {
+					return rbacv1ensure.EnsureRole(ctx, e.c, e.owner, rbacv1ac.Role("p1-member", "default").
+						WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get", "list")), ensure.WithCache(cache))
+				},
+				func() (client.Object, ensure.Result, error) {
+					return rbacv1ensure.EnsureRoleBinding(ctx, e.c, e.owner, rbacv1ac.RoleBinding("p1-member", "default").
+						WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("Role").WithName("p1-member")).
+						WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("alice")), ensure.WithCache(cache))
+				},
+				func() (client.Object, ensure.Result, error) {
+					return corev1ensure.EnsureServiceAccount(ctx, e.c, e.owner, corev1ac.ServiceAccount("p1", "default"), ensure.WithCache(cache))
+				},
+				func() (client.Object, ensure.Result, error) {
+					return rbacv1ensure.EnsureClusterRole(ctx, e.c, e.owner, rbacv1ac.ClusterRole("p1-admin").
+						WithRules(rbacv1ac.PolicyRule().WithAPIGroups("platform.ssagen.dev").WithResources("projects").WithVerbs("get")), ensure.WithCache(cache))
+				},
+				func() (client.Object, ensure.Result, error) {
+					return rbacv1ensure.EnsureClusterRoleBinding(ctx, e.c, e.owner, rbacv1ac.ClusterRoleBinding("p1-admin").
+						WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("ClusterRole").WithName("p1-admin")).
+						WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("alice")), ensure.WithCache(cache))
+				},
+			} {
+				obj, res, err := step()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res != ensure.Skipped {
+					writes++
+				}
+				e.synced(t, ctx, obj)
+			}
+			return writes
+		}
+		if n := reconcile(); n != 5 {
+			t.Fatalf("first reconcile applied %d objects, want 5", n)
+		}
+		before := e.counter.Snapshot()
+		for i := 0; i < 10; i++ {
+			if n := reconcile(); n != 0 {
+				t.Fatalf("resync %d applied %d objects", i, n)
+			}
+		}
+		if got := e.counter.Since(before); len(got) != 0 {
+			t.Fatalf("10 resyncs of 5 children sent %s, want nothing", testenv.String(got))
+		}
+
+		// The pattern it replaces, for the record: Create → AlreadyExists → Update.
+		before = e.counter.Snapshot()
+		for i := 0; i < 10; i++ {
+			role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Namespace: "default"},
+				Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get"}}}}
+			if err := e.c.Create(ctx, role); apierrors.IsAlreadyExists(err) {
+				var live rbacv1.Role
+				if err := e.c.Get(ctx, client.ObjectKeyFromObject(role), &live); err != nil {
+					t.Fatal(err)
+				}
+				live.Rules = role.Rules
+				if err := e.c.Update(ctx, &live); err != nil && !apierrors.IsConflict(err) {
+					t.Fatal(err)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := e.counter.Since(before)
+		if testenv.Total(got, "POST 409") != 9 {
+			t.Fatalf("Create→AlreadyExists→Update: %s, want 9 409s in 10 reconciles", testenv.String(got))
+		}
+		t.Logf("Create→AlreadyExists→Update, 10 reconciles of one Role: %s; EnsureX, 10 resyncs of 5 children: none", testenv.String(got))
 	})
 
 	t.Run("owner reference as garbage collection needs it", func(t *testing.T) {

@@ -36,6 +36,9 @@ type Config struct {
 	BuildTags string
 	// Ensure adds EnsureX helpers for every kind, in <group version>/ensure.
 	Ensure bool
+	// EnsureKinds are kinds of other modules (k8s.io/api/rbac/v1.Role) that
+	// get Ensure helpers too (--ensure-kinds).
+	EnsureKinds []string
 }
 
 // Load validates the configuration and loads the model.
@@ -66,7 +69,8 @@ func Load(cfg *Config) (*model.Universe, error) {
 	if cfg.BuildTags != "" {
 		flags = append(flags, "-tags="+cfg.BuildTags)
 	}
-	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, External: external})
+	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, External: external,
+		EnsureKinds: cfg.EnsureKinds})
 	if err != nil {
 		wd := cfg.Dir
 		if wd == "" {

@@ -24,6 +24,9 @@ fi
 
 # Apply configurations for the example API.
 go run ./cmd/ssagen generate $verify --ensure \
+  --ensure-kinds k8s.io/api/rbac/v1.Role,k8s.io/api/rbac/v1.RoleBinding,k8s.io/api/rbac/v1.ClusterRole,k8s.io/api/rbac/v1.ClusterRoleBinding \
+  --ensure-kinds k8s.io/api/core/v1.ServiceAccount,k8s.io/api/core/v1.Service,k8s.io/api/core/v1.ConfigMap,k8s.io/api/core/v1.Secret,k8s.io/api/core/v1.Pod \
+  --ensure-kinds k8s.io/api/apps/v1.Deployment,k8s.io/api/discovery/v1.EndpointSlice \
   --output-dir examples/generated/applyconfiguration \
   ./examples/api/...
 

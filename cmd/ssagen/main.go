@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ssagen/ssagen/generator"
 	"github.com/ssagen/ssagen/generator/output"
@@ -52,6 +53,14 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.External, "external-applyconfigurations", "", "comma-separated <type package>.<Type>:<apply configuration package> (or <type package>:<apply configuration package>) for types of other modules")
 	fs.StringVar(&cfg.BuildTags, "tags", "", "build tags for loading the input packages")
 	fs.BoolVar(&cfg.Ensure, "ensure", false, "also generate EnsureX helpers for every kind, in <group version>/ensure (imports controller-runtime)")
+	fs.Func("ensure-kinds", "comma-separated kinds of other modules (k8s.io/api/rbac/v1.Role) that get Ensure helpers, in <package>/ensure of the output tree", func(v string) error {
+		for _, k := range strings.Split(v, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				cfg.EnsureKinds = append(cfg.EnsureKinds, k)
+			}
+		}
+		return nil
+	})
 	fs.BoolVar(&verify, "verify", false, "write nothing; exit 1 with a unified diff when the files on disk are stale")
 	fs.BoolVar(&verbose, "v", false, "list the files written or deleted")
 	fs.Usage = func() {

@@ -37,10 +37,13 @@ func Render(u *model.Universe, header []byte) ([]File, error) {
 	}
 	for _, gv := range u.GroupVersions {
 		for _, t := range gv.Types {
+			if gv.External {
+				break // their builders exist already
+			}
 			e := &typeFile{u: u, gv: gv, t: t, aliases: aliases}
 			add(path.Join(gv.OutSubdir, strings.ToLower(t.Name.Name)+".go"), e.render())
 		}
-		if u.Ensure && len(gv.Kinds()) > 0 {
+		if (u.Ensure || gv.External) && len(gv.Kinds()) > 0 {
 			add(path.Join(gv.OutSubdir, "ensure", "ensure.go"), ensureFile(u, gv, aliases))
 		}
 	}
@@ -109,7 +112,7 @@ func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
 	var cases []jen.Code
 	for _, gv := range u.GroupVersions {
 		kinds := gv.Kinds()
-		if len(kinds) == 0 {
+		if len(kinds) == 0 || gv.External {
 			continue
 		}
 		cases = append(cases, jen.Comment(fmt.Sprintf("Group=%s, Version=%s", nonEmpty(gv.Group), gv.Version)))

@@ -39,6 +39,9 @@ type Config struct {
 	// External maps types of third-party modules to the apply
 	// configurations those modules ship (--external-applyconfigurations).
 	External []ExternalMapping
+	// EnsureKinds are kinds of other modules (<package>.<Kind>, such as
+	// k8s.io/api/rbac/v1.Role) that get Ensure helpers.
+	EnsureKinds []string
 }
 
 const (
@@ -92,7 +95,9 @@ func Load(cfg Config) (*model.Universe, error) {
 		l.defaultGroup(in)
 	}
 	l.checkGroupVersions()
+	external := l.loadEnsureKinds()
 	l.resolveExternal()
+	l.checkEnsureKinds(external)
 	l.validate()
 	for _, in := range l.sortedInputs() {
 		if len(in.gv.Types) == 0 && in.hasStructs {
@@ -111,6 +116,7 @@ func Load(cfg Config) (*model.Universe, error) {
 		sort.Slice(in.gv.Types, func(i, j int) bool { return in.gv.Types[i].Name.Name < in.gv.Types[j].Name.Name })
 		u.GroupVersions = append(u.GroupVersions, in.gv)
 	}
+	u.GroupVersions = append(u.GroupVersions, external...)
 	return u, nil
 }
 

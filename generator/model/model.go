@@ -33,6 +33,9 @@ type GroupVersion struct {
 	PkgPath        string // input package import path
 	PkgName        string // input package name
 	Dir            string // input package folder
+	// External group versions are packages of other modules (k8s.io/api)
+	// whose kinds get Ensure helpers only: their builders exist already.
+	External bool
 	// CRD is true for kubebuilder-style packages, whose schema the API
 	// server gets from controller-gen's CRDs; false for code-generator
 	// style (+genclient) packages, whose schema comes from openapi-gen.

@@ -326,6 +326,125 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: secretName
       type:
         scalar: string
+- name: io.k8s.api.apps.v1.Deployment
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.apps.v1.DeploymentSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.apps.v1.DeploymentStatus
+- name: io.k8s.api.apps.v1.DeploymentCondition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: lastUpdateTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.apps.v1.DeploymentSpec
+  map:
+    fields:
+    - name: minReadySeconds
+      type:
+        scalar: numeric
+    - name: paused
+      type:
+        scalar: boolean
+    - name: progressDeadlineSeconds
+      type:
+        scalar: numeric
+    - name: replicas
+      type:
+        scalar: numeric
+    - name: revisionHistoryLimit
+      type:
+        scalar: numeric
+    - name: selector
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+    - name: strategy
+      type:
+        namedType: io.k8s.api.apps.v1.DeploymentStrategy
+    - name: template
+      type:
+        namedType: io.k8s.api.core.v1.PodTemplateSpec
+- name: io.k8s.api.apps.v1.DeploymentStatus
+  map:
+    fields:
+    - name: availableReplicas
+      type:
+        scalar: numeric
+    - name: collisionCount
+      type:
+        scalar: numeric
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.apps.v1.DeploymentCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: readyReplicas
+      type:
+        scalar: numeric
+    - name: replicas
+      type:
+        scalar: numeric
+    - name: terminatingReplicas
+      type:
+        scalar: numeric
+    - name: unavailableReplicas
+      type:
+        scalar: numeric
+    - name: updatedReplicas
+      type:
+        scalar: numeric
+- name: io.k8s.api.apps.v1.DeploymentStrategy
+  map:
+    fields:
+    - name: rollingUpdate
+      type:
+        namedType: io.k8s.api.apps.v1.RollingUpdateDeployment
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.apps.v1.RollingUpdateDeployment
+  map:
+    fields:
+    - name: maxSurge
+      type:
+        namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+    - name: maxUnavailable
+      type:
+        namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
 - name: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
   map:
     fields:
@@ -469,6 +588,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: volumeID
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ClientIPConfig
+  map:
+    fields:
+    - name: timeoutSeconds
+      type:
+        scalar: numeric
 - name: io.k8s.api.core.v1.ClusterTrustBundleProjection
   map:
     fields:
@@ -487,6 +612,31 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: signerName
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ConfigMap
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: binaryData
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: data
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: immutable
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
 - name: io.k8s.api.core.v1.ConfigMapEnvSource
   map:
     fields:
@@ -656,6 +806,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: workingDir
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ContainerExtendedResourceRequest
+  map:
+    fields:
+    - name: containerName
+      type:
+        scalar: string
+    - name: requestName
+      type:
+        scalar: string
+    - name: resourceName
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.ContainerPort
   map:
     fields:
@@ -704,6 +866,123 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: numeric
           elementRelationship: associative
+- name: io.k8s.api.core.v1.ContainerState
+  map:
+    fields:
+    - name: running
+      type:
+        namedType: io.k8s.api.core.v1.ContainerStateRunning
+    - name: terminated
+      type:
+        namedType: io.k8s.api.core.v1.ContainerStateTerminated
+    - name: waiting
+      type:
+        namedType: io.k8s.api.core.v1.ContainerStateWaiting
+- name: io.k8s.api.core.v1.ContainerStateRunning
+  map:
+    fields:
+    - name: startedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.api.core.v1.ContainerStateTerminated
+  map:
+    fields:
+    - name: containerID
+      type:
+        scalar: string
+    - name: exitCode
+      type:
+        scalar: numeric
+    - name: finishedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: signal
+      type:
+        scalar: numeric
+    - name: startedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.api.core.v1.ContainerStateWaiting
+  map:
+    fields:
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ContainerStatus
+  map:
+    fields:
+    - name: allocatedResources
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: allocatedResourcesStatus
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ResourceStatus
+          elementRelationship: associative
+          keys:
+          - name
+    - name: containerID
+      type:
+        scalar: string
+    - name: image
+      type:
+        scalar: string
+    - name: imageID
+      type:
+        scalar: string
+    - name: lastState
+      type:
+        namedType: io.k8s.api.core.v1.ContainerState
+    - name: name
+      type:
+        scalar: string
+    - name: ready
+      type:
+        scalar: boolean
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: restartCount
+      type:
+        scalar: numeric
+    - name: started
+      type:
+        scalar: boolean
+    - name: state
+      type:
+        namedType: io.k8s.api.core.v1.ContainerState
+    - name: stopSignal
+      type:
+        scalar: string
+    - name: user
+      type:
+        namedType: io.k8s.api.core.v1.ContainerUser
+    - name: volumeMounts
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeMountStatus
+          elementRelationship: associative
+          keys:
+          - mountPath
+- name: io.k8s.api.core.v1.ContainerUser
+  map:
+    fields:
+    - name: linux
+      type:
+        namedType: io.k8s.api.core.v1.LinuxContainerUser
 - name: io.k8s.api.core.v1.DownwardAPIProjection
   map:
     fields:
@@ -1196,6 +1475,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: ip
       type:
         scalar: string
+- name: io.k8s.api.core.v1.HostIP
+  map:
+    fields:
+    - name: ip
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.HostPathVolumeSource
   map:
     fields:
@@ -1253,6 +1538,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: reference
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ImageVolumeStatus
+  map:
+    fields:
+    - name: imageRef
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.KeyToPath
   map:
     fields:
@@ -1292,6 +1583,48 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: tcpSocket
       type:
         namedType: io.k8s.api.core.v1.TCPSocketAction
+- name: io.k8s.api.core.v1.LinuxContainerUser
+  map:
+    fields:
+    - name: gid
+      type:
+        scalar: numeric
+    - name: supplementalGroups
+      type:
+        list:
+          elementType:
+            scalar: numeric
+          elementRelationship: atomic
+    - name: uid
+      type:
+        scalar: numeric
+- name: io.k8s.api.core.v1.LoadBalancerIngress
+  map:
+    fields:
+    - name: hostname
+      type:
+        scalar: string
+    - name: ip
+      type:
+        scalar: string
+    - name: ipMode
+      type:
+        scalar: string
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PortStatus
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.LoadBalancerStatus
+  map:
+    fields:
+    - name: ingress
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.LoadBalancerIngress
+          elementRelationship: atomic
 - name: io.k8s.api.core.v1.LocalObjectReference
   map:
     fields:
@@ -1323,6 +1656,23 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: requiredDuringSchedulingIgnoredDuringExecution
       type:
         namedType: io.k8s.api.core.v1.NodeSelector
+- name: io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus
+  map:
+    fields:
+    - name: containers
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: resourceClaimName
+      type:
+        scalar: string
+    - name: resources
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
 - name: io.k8s.api.core.v1.NodeSelector
   map:
     fields:
@@ -1459,6 +1809,24 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: pdID
       type:
         scalar: string
+- name: io.k8s.api.core.v1.Pod
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.PodSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.PodStatus
 - name: io.k8s.api.core.v1.PodAffinity
   map:
     fields:
@@ -1545,6 +1913,30 @@ var schemaYAML = typed.YAMLObject(`types:
         map:
           elementType:
             scalar: string
+- name: io.k8s.api.core.v1.PodCondition
+  map:
+    fields:
+    - name: lastProbeTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.PodDNSConfig
   map:
     fields:
@@ -1575,6 +1967,24 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: value
       type:
         scalar: string
+- name: io.k8s.api.core.v1.PodExtendedResourceClaimStatus
+  map:
+    fields:
+    - name: requestMappings
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerExtendedResourceRequest
+          elementRelationship: atomic
+    - name: resourceClaimName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodIP
+  map:
+    fields:
+    - name: ip
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.PodOS
   map:
     fields:
@@ -1597,6 +2007,15 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     - name: resourceClaimTemplateName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodResourceClaimStatus
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: resourceClaimName
       type:
         scalar: string
 - name: io.k8s.api.core.v1.PodSchedulingGate
@@ -1845,6 +2264,104 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - name
+- name: io.k8s.api.core.v1.PodStatus
+  map:
+    fields:
+    - name: allocatedResources
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: containerStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerStatus
+          elementRelationship: atomic
+    - name: ephemeralContainerStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerStatus
+          elementRelationship: atomic
+    - name: extendedResourceClaimStatus
+      type:
+        namedType: io.k8s.api.core.v1.PodExtendedResourceClaimStatus
+    - name: hostIP
+      type:
+        scalar: string
+    - name: hostIPs
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.HostIP
+          elementRelationship: atomic
+    - name: initContainerStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerStatus
+          elementRelationship: atomic
+    - name: message
+      type:
+        scalar: string
+    - name: nodeAllocatableResourceClaimStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus
+          elementRelationship: atomic
+    - name: nominatedNodeName
+      type:
+        scalar: string
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: phase
+      type:
+        scalar: string
+    - name: podIP
+      type:
+        scalar: string
+    - name: podIPs
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodIP
+          elementRelationship: associative
+          keys:
+          - ip
+    - name: qosClass
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: resize
+      type:
+        scalar: string
+    - name: resourceClaimStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodResourceClaimStatus
+          elementRelationship: associative
+          keys:
+          - name
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: startTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
 - name: io.k8s.api.core.v1.PodTemplateSpec
   map:
     fields:
@@ -1854,6 +2371,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: io.k8s.api.core.v1.PodSpec
+- name: io.k8s.api.core.v1.PortStatus
+  map:
+    fields:
+    - name: error
+      type:
+        scalar: string
+    - name: port
+      type:
+        scalar: numeric
+    - name: protocol
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.PortworxVolumeSource
   map:
     fields:
@@ -2008,6 +2537,18 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     elementRelationship: atomic
+- name: io.k8s.api.core.v1.ResourceHealth
+  map:
+    fields:
+    - name: health
+      type:
+        scalar: string
+    - name: message
+      type:
+        scalar: string
+    - name: resourceID
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.ResourceRequirements
   map:
     fields:
@@ -2029,6 +2570,20 @@ var schemaYAML = typed.YAMLObject(`types:
         map:
           elementType:
             namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+- name: io.k8s.api.core.v1.ResourceStatus
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: resources
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ResourceHealth
+          elementRelationship: associative
+          keys:
+          - resourceID
 - name: io.k8s.api.core.v1.SELinuxOptions
   map:
     fields:
@@ -2083,6 +2638,34 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: localhostProfile
       type:
         scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.Secret
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: data
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: immutable
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: stringData
+      type:
+        map:
+          elementType:
+            scalar: string
     - name: type
       type:
         scalar: string
@@ -2180,6 +2763,53 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: windowsOptions
       type:
         namedType: io.k8s.api.core.v1.WindowsSecurityContextOptions
+- name: io.k8s.api.core.v1.Service
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.ServiceSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.ServiceStatus
+- name: io.k8s.api.core.v1.ServiceAccount
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: automountServiceAccountToken
+      type:
+        scalar: boolean
+    - name: imagePullSecrets
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.LocalObjectReference
+          elementRelationship: atomic
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: secrets
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ObjectReference
+          elementRelationship: associative
+          keys:
+          - name
 - name: io.k8s.api.core.v1.ServiceAccountTokenProjection
   map:
     fields:
@@ -2192,6 +2822,131 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: path
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ServicePort
+  map:
+    fields:
+    - name: appProtocol
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: nodePort
+      type:
+        scalar: numeric
+    - name: port
+      type:
+        scalar: numeric
+    - name: protocol
+      type:
+        scalar: string
+    - name: targetPort
+      type:
+        namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+- name: io.k8s.api.core.v1.ServiceSpec
+  map:
+    fields:
+    - name: allocateLoadBalancerNodePorts
+      type:
+        scalar: boolean
+    - name: clusterIP
+      type:
+        scalar: string
+    - name: clusterIPs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: externalIPs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: externalName
+      type:
+        scalar: string
+    - name: externalTrafficPolicy
+      type:
+        scalar: string
+    - name: healthCheckNodePort
+      type:
+        scalar: numeric
+    - name: internalTrafficPolicy
+      type:
+        scalar: string
+    - name: ipFamilies
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: ipFamilyPolicy
+      type:
+        scalar: string
+    - name: loadBalancerClass
+      type:
+        scalar: string
+    - name: loadBalancerIP
+      type:
+        scalar: string
+    - name: loadBalancerSourceRanges
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ServicePort
+          elementRelationship: associative
+          keys:
+          - port
+          - protocol
+    - name: publishNotReadyAddresses
+      type:
+        scalar: boolean
+    - name: selector
+      type:
+        map:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: sessionAffinity
+      type:
+        scalar: string
+    - name: sessionAffinityConfig
+      type:
+        namedType: io.k8s.api.core.v1.SessionAffinityConfig
+    - name: trafficDistribution
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ServiceStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: loadBalancer
+      type:
+        namedType: io.k8s.api.core.v1.LoadBalancerStatus
+- name: io.k8s.api.core.v1.SessionAffinityConfig
+  map:
+    fields:
+    - name: clientIP
+      type:
+        namedType: io.k8s.api.core.v1.ClientIPConfig
 - name: io.k8s.api.core.v1.SleepAction
   map:
     fields:
@@ -2439,6 +3194,24 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: subPathExpr
       type:
         scalar: string
+- name: io.k8s.api.core.v1.VolumeMountStatus
+  map:
+    fields:
+    - name: mountPath
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: recursiveReadOnly
+      type:
+        scalar: string
+    - name: volumeStatus
+      type:
+        namedType: io.k8s.api.core.v1.VolumeStatus
 - name: io.k8s.api.core.v1.VolumeProjection
   map:
     fields:
@@ -2566,6 +3339,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: vsphereVolume
       type:
         namedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
+- name: io.k8s.api.core.v1.VolumeStatus
+  map:
+    fields:
+    - name: image
+      type:
+        namedType: io.k8s.api.core.v1.ImageVolumeStatus
 - name: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
   map:
     fields:
@@ -2605,6 +3384,171 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: runAsUserName
       type:
         scalar: string
+- name: io.k8s.api.discovery.v1.Endpoint
+  map:
+    fields:
+    - name: addresses
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: conditions
+      type:
+        namedType: io.k8s.api.discovery.v1.EndpointConditions
+    - name: deprecatedTopology
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: hints
+      type:
+        namedType: io.k8s.api.discovery.v1.EndpointHints
+    - name: hostname
+      type:
+        scalar: string
+    - name: nodeName
+      type:
+        scalar: string
+    - name: targetRef
+      type:
+        namedType: io.k8s.api.core.v1.ObjectReference
+    - name: zone
+      type:
+        scalar: string
+- name: io.k8s.api.discovery.v1.EndpointConditions
+  map:
+    fields:
+    - name: ready
+      type:
+        scalar: boolean
+    - name: serving
+      type:
+        scalar: boolean
+    - name: terminating
+      type:
+        scalar: boolean
+- name: io.k8s.api.discovery.v1.EndpointHints
+  map:
+    fields:
+    - name: forNodes
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.discovery.v1.ForNode
+          elementRelationship: atomic
+    - name: forZones
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.discovery.v1.ForZone
+          elementRelationship: atomic
+- name: io.k8s.api.discovery.v1.EndpointPort
+  map:
+    fields:
+    - name: appProtocol
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: port
+      type:
+        scalar: numeric
+    - name: protocol
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.discovery.v1.EndpointSlice
+  map:
+    fields:
+    - name: addressType
+      type:
+        scalar: string
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: endpoints
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.discovery.v1.Endpoint
+          elementRelationship: atomic
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.discovery.v1.EndpointPort
+          elementRelationship: atomic
+- name: io.k8s.api.discovery.v1.ForNode
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+- name: io.k8s.api.discovery.v1.ForZone
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+- name: io.k8s.api.rbac.v1.AggregationRule
+  map:
+    fields:
+    - name: clusterRoleSelectors
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+          elementRelationship: atomic
+- name: io.k8s.api.rbac.v1.ClusterRole
+  map:
+    fields:
+    - name: aggregationRule
+      type:
+        namedType: io.k8s.api.rbac.v1.AggregationRule
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: rules
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.rbac.v1.PolicyRule
+          elementRelationship: atomic
+- name: io.k8s.api.rbac.v1.ClusterRoleBinding
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: roleRef
+      type:
+        namedType: io.k8s.api.rbac.v1.RoleRef
+    - name: subjects
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.rbac.v1.Subject
+          elementRelationship: atomic
 - name: io.k8s.api.rbac.v1.PolicyRule
   map:
     fields:
@@ -2638,6 +3582,74 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: atomic
+- name: io.k8s.api.rbac.v1.Role
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: rules
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.rbac.v1.PolicyRule
+          elementRelationship: atomic
+- name: io.k8s.api.rbac.v1.RoleBinding
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: roleRef
+      type:
+        namedType: io.k8s.api.rbac.v1.RoleRef
+    - name: subjects
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.rbac.v1.Subject
+          elementRelationship: atomic
+- name: io.k8s.api.rbac.v1.RoleRef
+  map:
+    fields:
+    - name: apiGroup
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.rbac.v1.Subject
+  map:
+    fields:
+    - name: apiGroup
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    elementRelationship: atomic
 - name: io.k8s.apimachinery.pkg.api.resource.Quantity
   scalar: untyped
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
