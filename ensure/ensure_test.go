@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/ssagen/ssagen/ensure"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
@@ -392,4 +393,48 @@ func TestEnsure(t *testing.T) {
 			t.Fatalf("a field we stopped setting stayed: %v", obj.Data)
 		}
 	})
+}
+
+// TestPredicate: a pod's status walking through its phases (another writer)
+// must not requeue the owner; a change to a field we own must.
+func TestPredicate(t *testing.T) {
+	e, ctx := setup(t)
+	pod := corev1ac.Pod("sandbox-0", "default").WithSpec(corev1ac.PodSpec().
+		WithContainers(corev1ac.Container().WithName("main").WithImage("busybox:1")))
+	obj, _, err := corev1ensure.EnsurePod(ctx, e.c, e.owner, pod, ensure.FieldManager("sandbox-controller"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred := corev1ensure.OwnedPodChanges("sandbox-controller")
+	prev := obj.DeepCopy()
+	dropped := 0
+	for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded} {
+		st := corev1ac.Pod("sandbox-0", "default").WithStatus(corev1ac.PodStatus().WithPhase(phase).
+			WithConditions(corev1ac.PodCondition().WithType(corev1.PodReady).WithStatus(corev1.ConditionTrue)))
+		if err := e.direct.Status().Apply(ctx, st, client.FieldOwner("kubelet"), client.ForceOwnership); err != nil {
+			t.Fatal(err)
+		}
+		var cur corev1.Pod
+		if err := e.direct.Get(ctx, client.ObjectKeyFromObject(obj), &cur); err != nil {
+			t.Fatal(err)
+		}
+		if pred.Update(event.UpdateEvent{ObjectOld: prev, ObjectNew: &cur}) {
+			t.Errorf("phase %s requeued the owner", phase)
+		} else {
+			dropped++
+		}
+		prev = cur.DeepCopy()
+	}
+	other := corev1ac.Pod("sandbox-0", "default").WithSpec(corev1ac.PodSpec().
+		WithContainers(corev1ac.Container().WithName("main").WithImage("busybox:2")))
+	if err := e.direct.Apply(ctx, other, client.FieldOwner("intruder"), client.ForceOwnership); err != nil {
+		t.Fatal(err)
+	}
+	var cur corev1.Pod
+	e.direct.Get(ctx, client.ObjectKeyFromObject(obj), &cur)
+	// The intruder took the image by force: it left our set, but changed.
+	if !pred.Update(event.UpdateEvent{ObjectOld: prev, ObjectNew: &cur}) {
+		t.Errorf("a change to the image we applied was dropped")
+	}
+	t.Logf("%d status transitions dropped, the image change passed", dropped)
 }

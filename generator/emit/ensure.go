@@ -49,6 +49,13 @@ live object and what was done. desired is not modified.`, kind))
 				jen.Id("ctx"), jen.Id("c"), jen.Id("owner"), jen.Id("desired"), jen.Id("obj"), jen.Lit(""), withSchema(u, k)),
 			jen.Return(jen.Id("obj"), jen.Id("res"), jen.Id("err")),
 		)
+		f.Line()
+		comment(f, fmt.Sprintf(`Owned%[1]sChanges is a predicate for Owns(&%[1]s{}) that drops update
+events changing nothing fieldManager owns (status churn, other managers' fields).`, kind))
+		f.Func().Id("Owned"+kind+"Changes").Params(jen.Id("fieldManager").String()).Qual("sigs.k8s.io/controller-runtime/pkg/predicate", "Funcs").Block(
+			jen.Return(jen.Qual(ensureRuntimePkg, "OwnedFieldsChanged").Call(jen.Id("fieldManager"),
+				jen.Qual(u.OutputPkg+"/internal", "Parser").Call().Dot("Type").Call(jen.Lit(k.Name.SchemaName())))),
+		)
 		if hasSub(k.Root, "status") {
 			f.Line()
 			comment(f, fmt.Sprintf(`Ensure%[1]sStatus applies the status in desired to an existing %[1]s

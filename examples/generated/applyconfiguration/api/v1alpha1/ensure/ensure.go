@@ -9,6 +9,7 @@ import (
 	platformv1alpha1ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
 	internal "github.com/ssagen/ssagen/examples/generated/applyconfiguration/internal"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 // +kubebuilder:rbac:groups=platform.ssagen.dev,resources=projects,verbs=get;list;watch;create;patch
@@ -22,6 +23,12 @@ func EnsureProject(ctx context.Context, c client.Client, owner client.Object, de
 	obj := &platformv1alpha1.Project{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedProjectChanges is a predicate for Owns(&Project{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedProjectChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))
 }
 
 // EnsureProjectStatus applies the status in desired to an existing Project
@@ -45,6 +52,12 @@ func EnsureProxy(ctx context.Context, c client.Client, owner client.Object, desi
 	return obj, res, err
 }
 
+// OwnedProxyChanges is a predicate for Owns(&Proxy{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedProxyChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))
+}
+
 // EnsureProxyStatus applies the status in desired to an existing Proxy
 // (an *ensure.NotFoundError when it does not exist yet).
 func EnsureProxyStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.ProxyApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
@@ -64,6 +77,12 @@ func EnsureSandbox(ctx context.Context, c client.Client, owner client.Object, de
 	obj := &platformv1alpha1.Sandbox{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedSandboxChanges is a predicate for Owns(&Sandbox{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedSandboxChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))
 }
 
 // EnsureSandboxStatus applies the status in desired to an existing Sandbox

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
@@ -22,6 +23,12 @@ func EnsureDeployment(ctx context.Context, c client.Client, owner client.Object,
 	obj := &appsv1.Deployment{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedDeploymentChanges is a predicate for Owns(&Deployment{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedDeploymentChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))
 }
 
 // EnsureDeploymentStatus applies the status in desired to an existing Deployment

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;patch
@@ -23,6 +24,12 @@ func EnsureConfigMap(ctx context.Context, c client.Client, owner client.Object, 
 	return obj, res, err
 }
 
+// OwnedConfigMapChanges is a predicate for Owns(&ConfigMap{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedConfigMapChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))
+}
+
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups="",resources=pods/status,verbs=patch
 
@@ -34,6 +41,12 @@ func EnsurePod(ctx context.Context, c client.Client, owner client.Object, desire
 	obj := &corev1.Pod{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedPodChanges is a predicate for Owns(&Pod{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedPodChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.Pod"))
 }
 
 // EnsurePodStatus applies the status in desired to an existing Pod
@@ -56,6 +69,12 @@ func EnsureSecret(ctx context.Context, c client.Client, owner client.Object, des
 	return obj, res, err
 }
 
+// OwnedSecretChanges is a predicate for Owns(&Secret{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedSecretChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.Secret"))
+}
+
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups="",resources=services/status,verbs=patch
 
@@ -67,6 +86,12 @@ func EnsureService(ctx context.Context, c client.Client, owner client.Object, de
 	obj := &corev1.Service{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedServiceChanges is a predicate for Owns(&Service{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedServiceChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.Service"))
 }
 
 // EnsureServiceStatus applies the status in desired to an existing Service
@@ -87,4 +112,10 @@ func EnsureServiceAccount(ctx context.Context, c client.Client, owner client.Obj
 	obj := &corev1.ServiceAccount{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedServiceAccountChanges is a predicate for Owns(&ServiceAccount{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedServiceAccountChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))
 }

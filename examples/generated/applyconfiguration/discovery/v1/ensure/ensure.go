@@ -9,6 +9,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	discoveryv1ac "k8s.io/client-go/applyconfigurations/discovery/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 // +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=get;list;watch;create;patch
@@ -21,4 +22,10 @@ func EnsureEndpointSlice(ctx context.Context, c client.Client, owner client.Obje
 	obj := &discoveryv1.EndpointSlice{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedEndpointSliceChanges is a predicate for Owns(&EndpointSlice{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedEndpointSliceChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))
 }

@@ -9,6 +9,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=clusterroles,verbs=get;list;watch;create;patch
@@ -23,6 +24,12 @@ func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object
 	return obj, res, err
 }
 
+// OwnedClusterRoleChanges is a predicate for Owns(&ClusterRole{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedClusterRoleChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))
+}
+
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=clusterrolebindings,verbs=get;list;watch;create;patch
 
 // EnsureClusterRoleBinding makes the ClusterRoleBinding described by desired exist as desired, with
@@ -33,6 +40,12 @@ func EnsureClusterRoleBinding(ctx context.Context, c client.Client, owner client
 	obj := &rbacv1.ClusterRoleBinding{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedClusterRoleBindingChanges is a predicate for Owns(&ClusterRoleBinding{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedClusterRoleBindingChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))
 }
 
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=roles,verbs=get;list;watch;create;patch
@@ -47,6 +60,12 @@ func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desir
 	return obj, res, err
 }
 
+// OwnedRoleChanges is a predicate for Owns(&Role{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedRoleChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.Role"))
+}
+
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=rolebindings,verbs=get;list;watch;create;patch
 
 // EnsureRoleBinding makes the RoleBinding described by desired exist as desired, with
@@ -57,4 +76,10 @@ func EnsureRoleBinding(ctx context.Context, c client.Client, owner client.Object
 	obj := &rbacv1.RoleBinding{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
 	return obj, res, err
+}
+
+// OwnedRoleBindingChanges is a predicate for Owns(&RoleBinding{}) that drops update
+// events changing nothing fieldManager owns (status churn, other managers' fields).
+func OwnedRoleBindingChanges(fieldManager string) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))
 }
