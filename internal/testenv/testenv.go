@@ -19,6 +19,14 @@ import (
 // test ends.
 func Start(t testing.TB) *rest.Config {
 	t.Helper()
+	_, cfg := StartEnv(t)
+	return cfg
+}
+
+// StartEnv is Start, also returning the environment (to stop and restart
+// its API server).
+func StartEnv(t testing.TB) (*envtest.Environment, *rest.Config) {
+	t.Helper()
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
 			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
@@ -38,7 +46,7 @@ func Start(t testing.TB) *rest.Config {
 			t.Errorf("stopping envtest: %v", err)
 		}
 	})
-	return cfg
+	return env, cfg
 }
 
 func repoRoot() string {
