@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench-gen
+.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench-gen example
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -33,3 +33,6 @@ fuzz: ## run each fuzz target for a short while
 
 bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen; figures go to docs/generator-benchmark.md
 	bash hack/bench-gen.sh
+
+example: envtest-assets ## run the example operator (examples/controller) on a local kube-apiserver and print what it costs
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" $(GO) run ./examples/controller/run

@@ -80,8 +80,11 @@ func Total(counts map[string]int, prefixes ...string) int {
 	return n
 }
 
-// String prints counts sorted, for failure messages.
+// String prints counts sorted, for messages; "no requests" when empty.
 func String(counts map[string]int) string {
+	if len(counts) == 0 {
+		return "no requests"
+	}
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
