@@ -60,6 +60,20 @@ func (c *SkipCache) forget(k cacheKey) {
 	cacheEntries.Set(float64(n))
 }
 
+// ForgetObject drops every entry of the object namespace/name (of any kind
+// or manager): at worst the next Ensure of a namesake sends one apply.
+func (c *SkipCache) ForgetObject(namespace, name string) {
+	c.mu.Lock()
+	for k := range c.entries {
+		if k.namespace == namespace && k.name == name {
+			delete(c.entries, k)
+		}
+	}
+	n := len(c.entries)
+	c.mu.Unlock()
+	cacheEntries.Set(float64(n))
+}
+
 func (c *SkipCache) seen(k cacheKey) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -42,3 +42,15 @@ func BenchmarkIntentHash(b *testing.B) {
 		intentHash(u, "")
 	}
 }
+
+func TestForgetObject(t *testing.T) {
+	c := NewSkipCache()
+	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", "1")
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", "1")
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", "1")
+	c.ForgetObject("a", "x")
+	if c.Len() != 1 {
+		t.Fatalf("%d entries left, want only a/y", c.Len())
+	}
+}

@@ -13,13 +13,23 @@ import (
 // OwnedFieldsChanged is a predicate for Owns() and Watches() that drops
 // update events changing nothing fieldManager owns: a kubelet walking a pod
 // through its phases no longer requeues the pod's owner once per phase
-// (seed 002). Creates, deletes, a deletion timestamp appearing, and any
+// (seed 002). On delete events it also drops the object from DefaultCache.
+// Creates, deletes, a deletion timestamp appearing, and any
 // event it cannot judge pass. Generated packages offer it per kind with the
 // kind's schema (Owned<Kind>Changes).
 func OwnedFieldsChanged(fieldManager string, t typed.ParseableType) predicate.Funcs {
-	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
-		return ownedFieldsChanged(fieldManager, t, e.ObjectOld, e.ObjectNew)
-	}}
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			return ownedFieldsChanged(fieldManager, t, e.ObjectOld, e.ObjectNew)
+		},
+		// A deleted object leaves the default skip cache at once.
+		DeleteFunc: func(e event.DeleteEvent) bool {
+			if e.Object != nil {
+				DefaultCache.ForgetObject(e.Object.GetNamespace(), e.Object.GetName())
+			}
+			return true
+		},
+	}
 }
 
 func ownedFieldsChanged(fieldManager string, t typed.ParseableType, before, after client.Object) bool {
