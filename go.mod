@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/dave/jennifer v1.7.1
 	github.com/gobuffalo/flect v1.0.3
+	github.com/golangci/plugin-module-register v0.1.2
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2
 	github.com/prometheus/client_golang v1.23.2
 	go.yaml.in/yaml/v2 v2.4.4

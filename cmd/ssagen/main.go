@@ -10,20 +10,36 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/tools/go/analysis/multichecker"
+
 	"github.com/ssagen/ssagen/generator"
 	"github.com/ssagen/ssagen/generator/output"
+	"github.com/ssagen/ssagen/vet"
 )
 
 const usage = `ssagen generates typed server-side apply code for Kubernetes API types.
 
 Usage:
-  ssagen generate [flags] PACKAGES...   apply configurations (drop-in for applyconfiguration-gen)
+  ssagen generate [flags] PACKAGES...   apply configurations (drop-in for applyconfiguration-gen) and EnsureX helpers
+  ssagen vet [flags] PACKAGES...        find 409-prone write patterns (also: go vet -vettool=$(which ssagen))
 
 Run 'ssagen generate -h' for the flags.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	// go vet -vettool=ssagen runs the tool with -V=full, -flags, or a
+	// .cfg file: the analysis driver answers those itself.
+	if len(args) > 0 && (strings.HasPrefix(args[0], "-V") || args[0] == "-flags" || strings.HasSuffix(args[len(args)-1], ".cfg")) {
+		multichecker.Main(vet.Analyzers...)
+		return
+	}
+	if len(args) > 0 && args[0] == "vet" {
+		os.Args = append([]string{"ssagen vet"}, args[1:]...)
+		multichecker.Main(vet.Analyzers...)
+		return
+	}
+	os.Exit(run(args, os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

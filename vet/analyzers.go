@@ -1,0 +1,452 @@
+package vet
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// CreateUpdate finds Create whose error path checks IsAlreadyExists and then
+// Updates or Patches (category create-update), and Create that tolerates
+// AlreadyExists and moves on (category create-ignore).
+var CreateUpdate = newAnalyzer("createupdate",
+	"Create → AlreadyExists → Update/Patch, and Create that ignores AlreadyExists, on every reconcile", runCreateUpdate)
+
+// CreateOrUpdate finds controllerutil.CreateOrUpdate and CreateOrPatch.
+var CreateOrUpdate = newAnalyzer("createorupdate",
+	"controllerutil.CreateOrUpdate / CreateOrPatch: optimistic locking on cached objects", runCreateOrUpdate)
+
+// RetryOnConflict finds retry.RetryOnConflict around Get + Update.
+var RetryOnConflict = newAnalyzer("retryonconflict",
+	"retry.RetryOnConflict around Get + Update: conflicts retried instead of avoided", runRetryOnConflict)
+
+// StatusUpdate finds Status().Update() of an object read in the same function.
+var StatusUpdate = newAnalyzer("statusupdate",
+	"Status().Update() of an object read from the (possibly stale) cache", runStatusUpdate)
+
+// UpdateFromScratch finds Update of an object built in the function with no
+// read and no resourceVersion: a full overwrite.
+var UpdateFromScratch = newAnalyzer("updatefromscratch",
+	"Update of an object built from scratch: overwrites every field, or 409s", runUpdateFromScratch)
+
+// ApplyTypedStruct finds Patch(ctx, obj, client.Apply) with a typed Go struct.
+var ApplyTypedStruct = newAnalyzer("applytypedstruct",
+	"server-side apply of a typed Go struct: zero values claim field ownership", runApplyTypedStruct)
+
+// OwnsChurning finds Owns() of kinds with churning status without a predicate.
+var OwnsChurning = newAnalyzer("ownschurning",
+	"Owns() on kinds whose status churns (Pod, Deployment, ...) without a predicate: one reconcile per status write", runOwnsChurning)
+
+// All runs every check as one analyzer (for tests and for tools that take one).
+var All = newAnalyzer("ssagenvet", "all of ssagen vet's checks", func(p *pass) {
+	for _, run := range []func(*pass){runCreateUpdate, runCreateOrUpdate, runRetryOnConflict, runStatusUpdate, runUpdateFromScratch, runApplyTypedStruct, runOwnsChurning} {
+		run(p)
+	}
+})
+
+// funcBody returns the body of the innermost function in stack.
+func funcBody(stack []ast.Node) *ast.BlockStmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch f := stack[i].(type) {
+		case *ast.FuncDecl:
+			return f.Body
+		case *ast.FuncLit:
+			return f.Body
+		}
+	}
+	return nil
+}
+
+// calls lists the calls in n (not descending into function literals when shallow).
+func calls(n ast.Node) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	if n == nil {
+		return nil
+	}
+	ast.Inspect(n, func(m ast.Node) bool {
+		if c, ok := m.(*ast.CallExpr); ok {
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
+}
+
+// isCreateCall reports a client Create or a function (field, wrapper)
+// whose name says it creates.
+func (p *pass) isCreateCall(call *ast.CallExpr) bool {
+	if p.clientMethod(call) == "Create" {
+		return true
+	}
+	name := ""
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		name = f.Name
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	}
+	return strings.Contains(strings.ToLower(name), "create") && !strings.Contains(strings.ToLower(name), "createorupdate") && !strings.Contains(strings.ToLower(name), "createorpatch")
+}
+
+// isWriteCall reports Update or Patch through a client or a named wrapper.
+func (p *pass) isWriteCall(call *ast.CallExpr) bool {
+	switch p.clientMethod(call) {
+	case "Update", "Patch":
+		return true
+	}
+	name := ""
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		name = f.Name
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	}
+	l := strings.ToLower(name)
+	return strings.HasPrefix(l, "update") || strings.HasPrefix(l, "patch")
+}
+
+func runCreateUpdate(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.IfStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push || p.inTest(n) {
+			return true
+		}
+		body := funcBody(stack)
+		if call, ok := n.(*ast.CallExpr); ok {
+			// client.IgnoreAlreadyExists(c.Create(...))
+			if p.isPkgFunc(call, clientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 {
+				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) && !setsGenerateName(body) {
+					p.reportCreateIgnore(inner)
+				}
+			}
+			return true
+		}
+		ifs := n.(*ast.IfStmt)
+		check, negated := p.alreadyExistsCheck(ifs.Cond)
+		if check == nil || setsGenerateName(body) {
+			return true
+		}
+		create := p.createFor(ifs, check.Args[0], body)
+		if create == nil {
+			return true
+		}
+		if negated {
+			// if !IsAlreadyExists(err) { return err } — AlreadyExists is ignored.
+			p.reportCreateIgnore(create)
+			return true
+		}
+		for _, c := range calls(ifs.Body) {
+			if p.isWriteCall(c) {
+				kind := ""
+				if len(create.Args) > 1 {
+					kind = p.kindOf(create.Args[1])
+				}
+				p.Report(diag(create.Pos(), "create-update",
+					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale (Kargo: ~800 RBAC 409s a minute)",
+					helper(kind, "")+": one server-side apply with force, and no request at all when the object is already as desired"))
+				return true
+			}
+		}
+		p.reportCreateIgnore(create)
+		return true
+	})
+}
+
+func (p *pass) reportCreateIgnore(create *ast.CallExpr) {
+	kind := ""
+	if len(create.Args) > 1 {
+		kind = p.kindOf(create.Args[1])
+	}
+	p.Report(diag(create.Pos(), "create-ignore",
+		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
+		helper(kind, "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object"))
+}
+
+// alreadyExistsCheck finds apierrors.IsAlreadyExists(x) in a condition.
+func (p *pass) alreadyExistsCheck(cond ast.Expr) (*ast.CallExpr, bool) {
+	var found *ast.CallExpr
+	negated := false
+	var walk func(e ast.Expr, neg bool)
+	walk = func(e ast.Expr, neg bool) {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				walk(e.X, !neg)
+			}
+		case *ast.BinaryExpr:
+			walk(e.X, neg)
+			walk(e.Y, neg)
+		case *ast.CallExpr:
+			if found == nil && p.isPkgFunc(e, apierrorsPkg, "IsAlreadyExists") && len(e.Args) == 1 {
+				found, negated = e, neg
+			}
+		}
+	}
+	walk(cond, false)
+	return found, negated
+}
+
+// createFor finds the Create call whose error x is: in the if's init, or
+// the last assignment to x before the if in the function.
+func (p *pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.CallExpr {
+	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && p.isCreateCall(c) {
+		return c
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || body == nil {
+		return nil
+	}
+	obj := p.TypesInfo.ObjectOf(id)
+	var last *ast.CallExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= ifs.Cond.Pos() {
+			return n == nil || n.Pos() < ifs.Cond.Pos()
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(lid) == obj {
+				if c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && p.isCreateCall(c) {
+					last = c
+				} else {
+					last = nil
+				}
+			}
+		}
+		return true
+	})
+	return last
+}
+
+// setsGenerateName: objects created with generateName never exist already.
+func setsGenerateName(body *ast.BlockStmt) bool {
+	found := false
+	if body == nil {
+		return false
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "GenerateName" {
+				found = true
+			}
+		case *ast.SelectorExpr:
+			if n.Sel.Name == "GenerateName" || n.Sel.Name == "SetGenerateName" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func runCreateOrUpdate(p *pass) {
+	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		if p.inTest(call) || !p.isPkgFunc(call, controllerutilPkg, "CreateOrUpdate", "CreateOrPatch") {
+			return
+		}
+		kind := ""
+		if len(call.Args) > 2 {
+			kind = p.kindOf(call.Args[2])
+		}
+		p.Report(diag(call.Pos(), "create-or-update",
+			p.callee(call).Name()+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs (a network operator stalled 3–4 minutes), and fields set earlier are never pruned",
+			helper(kind, "")+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed"))
+	})
+}
+
+func runRetryOnConflict(p *pass) {
+	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		if p.inTest(call) || !p.isPkgFunc(call, retryPkg, "RetryOnConflict") || len(call.Args) < 2 {
+			return
+		}
+		hasGet, hasUpdate, kind := false, false, ""
+		for _, c := range calls(call.Args[1]) {
+			switch p.clientMethod(c) {
+			case "Get":
+				hasGet = true
+			case "Update":
+				hasUpdate = true
+				if len(c.Args) > 1 {
+					kind = p.kindOf(c.Args[1])
+				}
+			}
+		}
+		if hasGet && hasUpdate {
+			p.Report(diag(call.Pos(), "retry-on-conflict",
+				"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely (Gardener's guide)",
+				helper(kind, "")+": server-side apply does not conflict on resourceVersion"))
+		}
+	})
+}
+
+// isStatusWriter reports X.Status() (or X.SubResource("status")).
+func (p *pass) isStatusWriter(e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if sel.Sel.Name == "Status" {
+		return true
+	}
+	if sel.Sel.Name == "SubResource" && len(c.Args) == 1 {
+		if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Value == `"status"` {
+			return true
+		}
+	}
+	return false
+}
+
+// readInFunc reports a client Get into v earlier in body.
+func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) bool {
+	if body == nil || v == nil {
+		return false
+	}
+	for _, c := range calls(body) {
+		if c.Pos() < before && p.clientMethod(c) == "Get" && len(c.Args) > 2 && p.objectVar(c.Args[2]) == v {
+			return true
+		}
+	}
+	return false
+}
+
+func runStatusUpdate(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		call := n.(*ast.CallExpr)
+		if !push || p.inTest(call) || len(call.Args) < 2 {
+			return true
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Update" || !p.isStatusWriter(sel.X) {
+			return true
+		}
+		v := p.objectVar(call.Args[1])
+		if !p.readInFunc(funcBody(stack), v, call.Pos()) {
+			return true
+		}
+		p.Report(diag(call.Pos(), "status-update",
+			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried (agent-sandbox)",
+			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed"))
+		return true
+	})
+}
+
+func runUpdateFromScratch(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		call := n.(*ast.CallExpr)
+		if !push || p.inTest(call) || p.clientMethod(call) != "Update" || len(call.Args) < 2 {
+			return true
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && p.isStatusWriter(sel.X) {
+			return true
+		}
+		body := funcBody(stack)
+		v := p.objectVar(call.Args[1])
+		if v == nil || body == nil || !builtFromLiteral(p, body, v) || p.readInFunc(body, v, call.Pos()) || setsResourceVersion(p, body, v) {
+			return true
+		}
+		p.Report(diag(call.Pos(), "update-from-scratch",
+			"Update of an object built from scratch: without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
+			helper(p.kindOf(call.Args[1]), "")+": apply only the fields you own"))
+		return true
+	})
+}
+
+// builtFromLiteral reports v := &T{...} (or T{...}) in body.
+func builtFromLiteral(p *pass, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if ok {
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == v && i < len(as.Rhs) {
+					e := ast.Unparen(as.Rhs[i])
+					if u, ok := e.(*ast.UnaryExpr); ok {
+						e = u.X
+					}
+					if _, ok := e.(*ast.CompositeLit); ok {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func setsResourceVersion(p *pass, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if n.Sel.Name == "ResourceVersion" || n.Sel.Name == "SetResourceVersion" {
+				found = true
+			}
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "ResourceVersion" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func runApplyTypedStruct(p *pass) {
+	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		if p.inTest(call) || p.clientMethod(call) != "Patch" || len(call.Args) < 3 {
+			return
+		}
+		sel, ok := ast.Unparen(call.Args[2]).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Apply" {
+			return
+		}
+		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); !ok || v.Pkg() == nil || v.Pkg().Path() != clientPkg {
+			return
+		}
+		t := p.TypesInfo.TypeOf(call.Args[1])
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == unstructuredPkg {
+			return
+		}
+		kind := p.kindOf(call.Args[1])
+		p.Report(diag(call.Pos(), "apply-typed-struct",
+			"server-side apply of a typed Go struct: every zero-valued field without omitempty is sent, so this manager claims fields it never meant to set (controller-runtime #2702)",
+			helper(kind, "")+" with a typed apply configuration: only the fields you set are sent"))
+	})
+}
+
+var churning = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true, "Job": true}
+
+func runOwnsChurning(p *pass) {
+	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		fn := p.callee(call)
+		if p.inTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || fn.Pkg().Path() != builderPkg || len(call.Args) != 1 {
+			return
+		}
+		kind := p.kindOf(call.Args[0])
+		if !churning[kind] {
+			return
+		}
+		pos := call.Pos()
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			pos = sel.Sel.Pos()
+		}
+		p.Report(diag(pos, "owns-churning",
+			"Owns(&"+kind+"{}) without a predicate: every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again (agent-sandbox: 7 reconciles per pod start)",
+			"add builder.WithPredicates(Owned"+kind+"Changes(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
+	})
+}

@@ -1,0 +1,23 @@
+// Package api has stub kinds for analyzer tests.
+package api
+
+type ObjectMeta struct{ Name, Namespace, GenerateName, ResourceVersion string }
+
+func (m *ObjectMeta) GetName() string { return m.Name }
+
+type Role struct {
+	ObjectMeta
+	Rules []string
+}
+type ServiceAccount struct{ ObjectMeta }
+type ConfigMap struct {
+	ObjectMeta
+	Data map[string]string
+}
+type Pod struct {
+	ObjectMeta
+	Status PodStatus
+}
+type PodStatus struct{ Phase string }
+type Deployment struct{ ObjectMeta }
+type Service struct{ ObjectMeta }

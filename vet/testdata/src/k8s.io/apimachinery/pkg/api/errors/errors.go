@@ -1,0 +1,5 @@
+// Package errors is a stub for analyzer tests.
+package errors
+
+func IsAlreadyExists(err error) bool { return false }
+func IsNotFound(err error) bool      { return false }

@@ -1,0 +1,6 @@
+// Package unstructured is a stub for analyzer tests.
+package unstructured
+
+type Unstructured struct{ Name string }
+
+func (u *Unstructured) GetName() string { return u.Name }

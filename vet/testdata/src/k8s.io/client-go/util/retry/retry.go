@@ -1,0 +1,6 @@
+// Package retry is a stub for analyzer tests.
+package retry
+
+var DefaultRetry = struct{}{}
+
+func RetryOnConflict(backoff any, fn func() error) error { return fn() }

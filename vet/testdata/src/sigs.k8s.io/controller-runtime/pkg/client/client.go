@@ -1,0 +1,31 @@
+// Package client is a stub of controller-runtime's client for analyzer tests.
+package client
+
+import "context"
+
+type Object interface{ GetName() string }
+
+type ObjectKey struct{ Namespace, Name string }
+
+type Patch interface{ Type() string }
+
+type applyPatch struct{}
+
+func (applyPatch) Type() string { return "apply" }
+
+var Apply Patch = applyPatch{}
+
+type SubResourceWriter interface {
+	Update(ctx context.Context, obj Object, opts ...any) error
+}
+
+type Client interface {
+	Get(ctx context.Context, key ObjectKey, obj Object, opts ...any) error
+	Create(ctx context.Context, obj Object, opts ...any) error
+	Update(ctx context.Context, obj Object, opts ...any) error
+	Patch(ctx context.Context, obj Object, patch Patch, opts ...any) error
+	Status() SubResourceWriter
+	SubResource(name string) SubResourceWriter
+}
+
+func IgnoreAlreadyExists(err error) error { return err }

@@ -1,0 +1,36 @@
+package vet_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/ssagen/ssagen/vet"
+)
+
+// TestAnalyzers runs every analyzer on testdata/src/example.com/operator:
+// each pattern carries a `// want`, and the near misses (generateName,
+// Update after Get, unstructured apply, Owns with a predicate, test files)
+// must stay silent.
+func TestAnalyzers(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), vet.All, "example.com/operator")
+	// The package is analysed twice (alone and with its tests): count places.
+	categories := map[string]int{}
+	seen := map[string]bool{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			key := r.Pass.Fset.Position(d.Pos).String() + d.Category
+			if !seen[key] {
+				seen[key] = true
+				categories[d.Category]++
+			}
+		}
+	}
+	want := map[string]int{"create-update": 3, "create-ignore": 2, "create-or-update": 2, "retry-on-conflict": 1,
+		"status-update": 1, "update-from-scratch": 1, "apply-typed-struct": 1, "owns-churning": 1}
+	for c, n := range want {
+		if categories[c] != n {
+			t.Errorf("category %s: %d diagnostics, want %d", c, categories[c], n)
+		}
+	}
+}
