@@ -35,7 +35,9 @@ func (r *Reconciler) roleViaField(ctx context.Context, role *api.Role) error {
 }
 
 // A small wrapper.
-func createObject(ctx context.Context, c client.Client, obj client.Object) error { return c.Create(ctx, obj) }
+func createObject(ctx context.Context, c client.Client, obj client.Object) error {
+	return c.Create(ctx, obj)
+}
 
 func (r *Reconciler) roleViaWrapper(ctx context.Context, role *api.Role) error {
 	err := createObject(ctx, r.Client, role) // want `Create → AlreadyExists → Update`
