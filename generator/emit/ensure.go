@@ -23,7 +23,7 @@ func ensureFile(u *model.Universe, gv *model.GroupVersion, aliases Aliases) *jen
 	f := newFile(ensurePkg(gv), aliases)
 	f.ImportAlias(ensureRuntimePkg, "ssaensure")
 	for _, k := range gv.Kinds() {
-		kind, ac := k.Name.Name, k.ApplyConfig
+		kind := k.Name.Name
 		group := gv.Group
 		if group == "" {
 			group = `""`
@@ -37,18 +37,7 @@ func ensureFile(u *model.Universe, gv *model.GroupVersion, aliases Aliases) *jen
 owner as its controller, by server-side apply. It sends no request when
 the client's cache shows the object already as desired, and returns the
 live object and what was done. desired is not modified.`, kind))
-		f.Func().Id("Ensure"+kind).Params(
-			jen.Id("ctx").Qual("context", "Context"),
-			jen.Id("c").Qual(crClientPkg, "Client"),
-			jen.Id("owner").Qual(crClientPkg, "Object"),
-			jen.Id("desired").Op("*").Qual(ac.Pkg, ac.Name),
-			jen.Id("opts").Op("...").Qual(ensureRuntimePkg, "Option"),
-		).Params(jen.Op("*").Qual(k.Name.Pkg, kind), jen.Qual(ensureRuntimePkg, "Result"), jen.Error()).Block(
-			jen.Id("obj").Op(":=").Op("&").Qual(k.Name.Pkg, kind).Values(),
-			jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Qual(ensureRuntimePkg, "Apply").Call(
-				jen.Id("ctx"), jen.Id("c"), jen.Id("owner"), jen.Id("desired"), jen.Id("obj"), jen.Lit(""), withSchema(u, k)),
-			jen.Return(jen.Id("obj"), jen.Id("res"), jen.Id("err")),
-		)
+		ensureFunc(f, u, k, "Ensure"+kind, "")
 		f.Line()
 		comment(f, fmt.Sprintf(`Owned%[1]sChanges is a predicate for Owns(&%[1]s{}) that drops update
 events changing nothing fieldManager owns (status churn, other managers' fields).`, kind))
@@ -60,20 +49,32 @@ events changing nothing fieldManager owns (status churn, other managers' fields)
 			f.Line()
 			comment(f, fmt.Sprintf(`Ensure%[1]sStatus applies the status in desired to an existing %[1]s
 (an *ensure.NotFoundError when it does not exist yet).`, kind))
-			f.Func().Id("Ensure"+kind+"Status").Params(
-				jen.Id("ctx").Qual("context", "Context"),
-				jen.Id("c").Qual(crClientPkg, "Client"),
-				jen.Id("desired").Op("*").Qual(ac.Pkg, ac.Name),
-				jen.Id("opts").Op("...").Qual(ensureRuntimePkg, "Option"),
-			).Params(jen.Op("*").Qual(k.Name.Pkg, kind), jen.Qual(ensureRuntimePkg, "Result"), jen.Error()).Block(
-				jen.Id("obj").Op(":=").Op("&").Qual(k.Name.Pkg, kind).Values(),
-				jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Qual(ensureRuntimePkg, "Apply").Call(
-					jen.Id("ctx"), jen.Id("c"), jen.Nil(), jen.Id("desired"), jen.Id("obj"), jen.Lit("status"), withSchema(u, k)),
-				jen.Return(jen.Id("obj"), jen.Id("res"), jen.Id("err")),
-			)
+			ensureFunc(f, u, k, "Ensure"+kind+"Status", "status")
 		}
 	}
 	return f
+}
+
+// ensureFunc renders one helper: it calls ensure.Apply for the kind, on the
+// object (sub "") with an owner, or on a subresource without one.
+func ensureFunc(f *jen.File, u *model.Universe, k *model.Type, name, sub string) {
+	kind, ac := k.Name.Name, k.ApplyConfig
+	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Qual(crClientPkg, "Client")}
+	owner := jen.Nil()
+	if sub == "" {
+		params = append(params, jen.Id("owner").Qual(crClientPkg, "Object"))
+		owner = jen.Id("owner")
+	}
+	params = append(params,
+		jen.Id("desired").Op("*").Qual(ac.Pkg, ac.Name),
+		jen.Id("opts").Op("...").Qual(ensureRuntimePkg, "Option"))
+	f.Func().Id(name).Params(params...).
+		Params(jen.Op("*").Qual(k.Name.Pkg, kind), jen.Qual(ensureRuntimePkg, "Result"), jen.Error()).Block(
+		jen.Id("obj").Op(":=").Op("&").Qual(k.Name.Pkg, kind).Values(),
+		jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Qual(ensureRuntimePkg, "Apply").Call(
+			jen.Id("ctx"), jen.Id("c"), owner, jen.Id("desired"), jen.Id("obj"), jen.Lit(sub), withSchema(u, k)),
+		jen.Return(jen.Id("obj"), jen.Id("res"), jen.Id("err")),
+	)
 }
 
 // withSchema passes the kind's merge schema first, then the caller's options.
