@@ -101,6 +101,17 @@ func (r *Reconciler) status(ctx context.Context) error {
 	return r.Status().Update(ctx, &pod) // want `Status\(\).Update\(\) of an object read from the cache.*EnsurePodStatus`
 }
 
+// Status().Update() of an object handed in by the reconciler.
+func (r *Reconciler) updateStatus(ctx context.Context, pod *api.Pod) error {
+	return r.Status().Update(ctx, pod) // want `Status\(\).Update\(\) of an object read from the cache`
+}
+
+// Near miss: a status built here is not from the cache.
+func (r *Reconciler) freshStatus(ctx context.Context) error {
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}}
+	return r.Status().Update(ctx, pod)
+}
+
 // Update of an object built from scratch.
 func (r *Reconciler) overwrite(ctx context.Context) error {
 	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c"}, Data: map[string]string{"k": "v"}}
