@@ -328,14 +328,11 @@ func runStatusUpdate(p *pass) {
 		if !ok || sel.Sel.Name != "Update" || !p.isStatusWriter(sel.X) {
 			return true
 		}
-		// An object built here is not from the cache; one read here or
-		// handed in (a reconciler's helper) almost always is.
+		// An object built here is not from the cache; one read here, handed
+		// in, or copied from either (a reconciler's helper) almost always is.
 		v := p.objectVar(call.Args[1])
 		body := funcBody(stack)
 		if v == nil || body == nil || builtFromLiteral(p, body, v) {
-			return true
-		}
-		if !p.readInFunc(body, v, call.Pos()) && !isParam(stack, v, p) {
 			return true
 		}
 		p.Report(diag(call.Pos(), "status-update",
@@ -343,30 +340,6 @@ func runStatusUpdate(p *pass) {
 			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed"))
 		return true
 	})
-}
-
-// isParam reports whether v is a parameter of the innermost function.
-func isParam(stack []ast.Node, v *types.Var, p *pass) bool {
-	for i := len(stack) - 1; i >= 0; i-- {
-		var ft *ast.FuncType
-		switch f := stack[i].(type) {
-		case *ast.FuncDecl:
-			ft = f.Type
-		case *ast.FuncLit:
-			ft = f.Type
-		default:
-			continue
-		}
-		for _, field := range ft.Params.List {
-			for _, name := range field.Names {
-				if p.TypesInfo.ObjectOf(name) == v {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return false
 }
 
 func runUpdateFromScratch(p *pass) {

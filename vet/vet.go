@@ -47,9 +47,10 @@ type pass struct {
 	ins *inspector.Inspector
 }
 
-// inTest reports whether n is in a _test.go file: tests may write however they like.
+// inTest reports whether n is test code — a _test.go file, or a test
+// helper package (testutil, testing, ...): tests may write however they like.
 func (p *pass) inTest(n ast.Node) bool {
-	return strings.HasSuffix(p.Fset.Position(n.Pos()).Filename, "_test.go")
+	return strings.HasSuffix(p.Fset.Position(n.Pos()).Filename, "_test.go") || strings.Contains(p.Pkg.Name(), "test")
 }
 
 // callee returns the function or method a call invokes, or nil.

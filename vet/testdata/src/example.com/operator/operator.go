@@ -112,6 +112,15 @@ func (r *Reconciler) freshStatus(ctx context.Context) error {
 	return r.Status().Update(ctx, pod)
 }
 
+// Status().Update() of a copy of an object handed in as an interface.
+func (r *Reconciler) updateJobStatus(ctx context.Context, job any) error {
+	pod, ok := job.(*api.Pod)
+	if !ok {
+		return nil
+	}
+	return r.Status().Update(ctx, pod) // want `Status\(\).Update\(\) of an object read from the cache`
+}
+
 // Update of an object built from scratch.
 func (r *Reconciler) overwrite(ctx context.Context) error {
 	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c"}, Data: map[string]string{"k": "v"}}
