@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -130,16 +131,28 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 	if err != nil {
 		return "", err
 	}
+	res, err := apply(ctx, c, owner, u, obj, sub, o)
+	label := string(res)
+	if err != nil {
+		label = "error"
+		var conflict *ConflictError
+		if errors.As(err, &conflict) {
+			label = "conflict"
+		}
+	}
+	applyTotal.WithLabelValues(u.GetKind(), label).Inc()
+	return res, err
+}
+
+func apply(ctx context.Context, c client.Client, owner client.Object, u *unstructured.Unstructured, obj client.Object, sub string, o *options) (Result, error) {
 	gvk := u.GroupVersionKind()
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	obj.SetName(u.GetName())
 	obj.SetNamespace(u.GetNamespace())
 	kind := gvk.Kind
-	start := time.Now()
 
 	if sub == "" && !o.noOwner {
 		if err := setOwner(c, owner, u, obj, o); err != nil {
-			metricApply(kind, "error", start)
 			return "", err
 		}
 	}
@@ -150,7 +163,6 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 	liveErr := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
 	exists := liveErr == nil
 	if liveErr != nil && !apierrors.IsNotFound(liveErr) {
-		metricApply(kind, "error", start)
 		return "", liveErr
 	}
 	if !exists {
@@ -158,25 +170,20 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 	}
 	if exists && sub == "" && !o.noOwner {
 		if err := checkController(obj, owner); err != nil {
-			metricApply(kind, "error", start)
 			return "", err
 		}
 	}
 	if sub != "" && !exists {
-		metricApply(kind, "error", start)
 		return "", &NotFoundError{GVK: gvk, Namespace: u.GetNamespace(), Name: u.GetName()}
 	}
 	if o.createOnly && exists {
-		metricApply(kind, string(Skipped), start)
 		return Skipped, nil
 	}
 	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, u, o) {
-		metricApply(kind, string(Skipped), start)
 		return Skipped, nil
 	}
 	if exists && sub == "" && !o.cache.seen(key) {
 		if err := migrate(ctx, c, obj, o); err != nil {
-			metricApply(kind, "error", start)
 			return "", err
 		}
 	}
@@ -190,6 +197,8 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 		applyOpts = append(applyOpts, client.ForceOwnership)
 	}
 	ac := client.ApplyConfigurationFromUnstructured(u)
+	start := time.Now()
+	var err error
 	if sub == "status" {
 		subOpts := []client.SubResourceApplyOption{client.FieldOwner(o.fieldManager)}
 		if o.force {
@@ -199,14 +208,12 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 	} else {
 		err = c.Apply(ctx, ac, applyOpts...)
 	}
-	observeLatency(kind, start)
+	applyLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
 	if err != nil {
 		o.cache.forget(key)
 		if conflict := asConflict(err); conflict != nil {
-			metricApply(kind, "conflict", start)
 			return "", conflict
 		}
-		metricApply(kind, "error", start)
 		return "", err
 	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
@@ -221,7 +228,6 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 	case obj.GetResourceVersion() == before:
 		res = Unchanged
 	}
-	metricApply(kind, string(res), start)
 	return res, nil
 }
 

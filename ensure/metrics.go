@@ -1,8 +1,6 @@
 package ensure
 
 import (
-	"time"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
@@ -25,12 +23,4 @@ var (
 
 func init() {
 	metrics.Registry.MustRegister(applyTotal, applyLatency, cacheEntries)
-}
-
-func metricApply(kind, result string, _ time.Time) {
-	applyTotal.WithLabelValues(kind, result).Inc()
-}
-
-func observeLatency(kind string, start time.Time) {
-	applyLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
 }
