@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench-gen example
+.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench bench-smoke bench-gen example
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -18,18 +18,29 @@ envtest-assets: ## build kube-apiserver and etcd for envtest into .cache/envtest
 
 lint: ## go vet and gofmt
 	$(GO) vet ./...
+	cd bench && $(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 test-unit: ## tests that need no API server
 	$(GO) test ./...
 
-test: lint verify envtest-assets ## everything CI runs: lint, verify, all tests on a real kube-apiserver
+test: lint verify envtest-assets ## everything CI runs: lint, verify, all tests on a real kube-apiserver, the benchmark smoke run
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
+	$(MAKE) --no-print-directory bench-smoke
 
 fuzz: ## run each fuzz target for a short while
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzMarkers -fuzztime=30s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzParseExternal -fuzztime=15s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzTypeWalker -fuzztime=30s
+
+bench: envtest-assets ## run the write-pattern benchmarks on envtest (about 25 min) and write docs/benchmarks.md and its charts
+	@set -eo pipefail; assets="$$(bash hack/envtest-assets.sh | tail -n1)"; mkdir -p .cache/bench; \
+	KUBEBUILDER_ASSETS="$$assets" $(GO) test -run '^$$' -bench 'BenchmarkApply|BenchmarkSkipCacheMemory' -count 6 ./ensure | tee .cache/bench/micro.txt; \
+	cd bench; $(GO) tool benchstat -col /call ../.cache/bench/micro.txt | tee ../.cache/bench/benchstat.txt; \
+	KUBEBUILDER_ASSETS="$$assets" $(GO) run ./cmd/benchreport -micro ../.cache/bench/micro.txt -benchstat ../.cache/bench/benchstat.txt -out ../docs/benchmarks.md -charts ../docs/benchmarks
+
+bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern and scenario, report into a temp folder, counts asserted
+	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
 
 bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen; figures go to docs/generator-benchmark.md
 	bash hack/bench-gen.sh

@@ -56,7 +56,7 @@ func BenchmarkApply(b *testing.B) {
 			break
 		}
 	}
-	b.Run("ensure-cache-hit", func(b *testing.B) {
+	b.Run("call=ensure-cache-hit", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			if _, res, err := rbacv1ensure.EnsureRoleBinding(ctx, c, owner, desired(), ensure.WithCache(skip)); err != nil || res != ensure.Skipped {
@@ -64,7 +64,7 @@ func BenchmarkApply(b *testing.B) {
 			}
 		}
 	})
-	b.Run("ensure-apply", func(b *testing.B) {
+	b.Run("call=ensure-apply", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, c, owner, desired(), ensure.WithCache(skip), ensure.AlwaysSend()); err != nil {
@@ -72,7 +72,7 @@ func BenchmarkApply(b *testing.B) {
 			}
 		}
 	})
-	b.Run("raw-client-apply", func(b *testing.B) {
+	b.Run("call=raw-client-apply", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			if err := c.Apply(ctx, desired(), client.FieldOwner(ensure.DefaultFieldManager), client.ForceOwnership); err != nil {
