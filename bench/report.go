@@ -107,7 +107,7 @@ func writeReport(w io.Writer, res *Results, m Machine, command, chartRel string,
 	p("Requests exclude the informers' long-running watches. \"Writes changing an object\" are the watch events of the children (each a resourceVersion bump). \"Converge\" is one project's reconcile after its change, from the start of the reconcile to its last write answered. CPU and allocations are the whole benchmark process's (controller, client, informers) over the phase.\n\n")
 
 	p("## Scenario \"proxy\" (seed 001)\n\n")
-	p("A controller-runtime manager with %d workers reconciles Proxies that own a Deployment, a Service and an EndpointSlice through `Owns()`. A simulated kube-controller-manager writes each new Deployment's status in three steps, 20 ms apart (replicas, updated, available). The reconcile writes the three children, then the Proxy's `Ready` condition: True once the Deployment is available. At its first error a reconcile returns and the workqueue retries with exponential backoff. %d proxies are created 25 ms apart.\n\n", cfg.Workers, cfg.Proxies)
+	p("A controller-runtime manager with %d workers reconciles Proxies that own a Deployment, a Service and an EndpointSlice through `Owns()`. A simulated kube-controller-manager writes each new Deployment's status in three steps, 20 ms apart (replicas, updated, available). The reconcile writes the three children, then the Proxy's `Ready` condition: True once the Deployment is available. At its first error a reconcile returns and the workqueue retries with exponential backoff. %d proxies are created one after another, each once the previous one is Ready and the controller quiet: what races is a proxy's own reconciles, requeued by its children's events while the Deployment's status moves (seed 001), not a queue of proxies.\n\n", cfg.Workers, cfg.Proxies)
 	p("![time from creation to Ready](%s/%s)\n\n", chartRel, charts[1])
 	p("| pattern | requests | 409s | failed reconciles (backoffs) | reconciles | watch events | controller writes changing an object | creation → Ready p50 / p99 | available → Ready p50 / p99 | alone: available → Ready p50 | ratio | CPU | allocs | apiserver_request_total |\n")
 	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -139,7 +139,7 @@ func writeReport(w io.Writer, res *Results, m Machine, command, chartRel string,
 	if res.Micro == "" {
 		p("Not run (`make bench` runs them; the smoke run does not).\n\n")
 	} else {
-		p("`go test -bench 'BenchmarkApply|BenchmarkSkipCacheMemory' -count 6 ./ensure` on the same API server build, compared with benchstat (`-col /call`): a RoleBinding applied by `EnsureRoleBinding` when the skip cache hits (no request), by `EnsureRoleBinding` sending its apply (`AlwaysSend`), and by a raw `client.Apply` of the same apply configuration.\n\n```\n%s```\n\n", res.Micro)
+		p("`go test -bench 'BenchmarkApply|BenchmarkSkipCacheMemory' -count 6 ./ensure` on the same API server build, compared with benchstat (`-col /call`, raw `client.Apply` as the base): a RoleBinding applied by `EnsureRoleBinding` when the skip cache hits (no request), by `EnsureRoleBinding` sending its apply (`AlwaysSend`), and by a raw `client.Apply` of the same apply configuration.\n\n```\n%s```\n\n", res.Micro)
 	}
 
 	p("## How the counts are taken\n\n")

@@ -2,10 +2,12 @@ package ensure
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"reflect"
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -35,6 +37,9 @@ type cacheKey struct {
 type cacheEntry struct {
 	hash, resourceVersion string
 	at                    time.Time
+	// owned hashes the object's UID and this manager's managedFields
+	// entry as the API server answered the apply (0: unknown).
+	owned uint64
 }
 
 // Len is the number of objects remembered.
@@ -44,9 +49,9 @@ func (c *SkipCache) Len() int {
 	return len(c.entries)
 }
 
-func (c *SkipCache) record(k cacheKey, hash, rv string) {
+func (c *SkipCache) record(k cacheKey, hash, rv string, owned uint64) {
 	c.mu.Lock()
-	c.entries[k] = cacheEntry{hash: hash, resourceVersion: rv, at: time.Now()}
+	c.entries[k] = cacheEntry{hash: hash, resourceVersion: rv, at: time.Now(), owned: owned}
 	n := len(c.entries)
 	c.mu.Unlock()
 	cacheEntries.Set(float64(n))
@@ -97,6 +102,16 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 	if live.GetResourceVersion() == e.resourceVersion {
 		return true
 	}
+	// The object moved on, but this manager's managedFields entry is the
+	// one the API server answered the apply with: the API server takes a
+	// field out of a manager's set whenever another write changes or
+	// removes it, so every field of the intent still holds its value.
+	// That is the common case (status churn, other managers' fields) and
+	// costs a hash, not a typed merge.
+	if e.owned != 0 && ownedHash(live, k.manager, k.subresource) == e.owned {
+		c.touch(k, hash, live.GetResourceVersion())
+		return true
+	}
 	if o.schema != nil {
 		if !mergeIsNoop(*o.schema, live, desired) {
 			return false
@@ -104,13 +119,45 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 	} else if !satisfies(live, desired.Object) {
 		return false
 	}
+	c.touch(k, hash, live.GetResourceVersion())
+	return true
+}
+
+// touch moves an entry to the live resourceVersion, its intent unchanged.
+func (c *SkipCache) touch(k cacheKey, hash, rv string) {
 	c.mu.Lock()
 	if cur, ok := c.entries[k]; ok && cur.hash == hash {
-		cur.resourceVersion = live.GetResourceVersion()
+		cur.resourceVersion = rv
 		c.entries[k] = cur
 	}
 	c.mu.Unlock()
-	return true
+}
+
+// ownedHash hashes obj's UID and manager's Apply entry in its
+// managedFields for subresource; 0 when there is none.
+func ownedHash(obj client.Object, manager, subresource string) uint64 {
+	for _, e := range obj.GetManagedFields() {
+		if e.Manager != manager || e.Operation != metav1.ManagedFieldsOperationApply || e.Subresource != subresource {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write([]byte(obj.GetUID()))
+		h.Write([]byte{0})
+		h.Write([]byte(e.APIVersion))
+		h.Write([]byte{0})
+		if e.Time != nil {
+			h.Write([]byte(e.Time.UTC().Format(time.RFC3339)))
+		}
+		h.Write([]byte{0})
+		if e.FieldsV1 != nil {
+			h.Write(e.FieldsV1.Raw)
+		}
+		if sum := h.Sum64(); sum != 0 {
+			return sum
+		}
+		return 1
+	}
+	return 0
 }
 
 // mergeIsNoop reports whether merging desired into live, by the kind's

@@ -20,7 +20,7 @@ func BenchmarkSkipCacheMemory(b *testing.B) {
 		gvk := schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}
 		for j := 0; j < n; j++ {
 			k := cacheKey{gvk: gvk, namespace: fmt.Sprintf("project-%d", j), name: "project-member", manager: "kargo-controller"}
-			c.record(k, "0123456789abcdef0123456789abcdef", fmt.Sprintf("%d", 100000+j))
+			c.record(k, "0123456789abcdef0123456789abcdef", fmt.Sprintf("%d", 100000+j), uint64(j+1))
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
@@ -46,9 +46,9 @@ func BenchmarkIntentHash(b *testing.B) {
 func TestForgetObject(t *testing.T) {
 	c := NewSkipCache()
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", "1")
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", "1")
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", "1")
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", "1", 0)
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", "1", 0)
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", "1", 0)
 	c.ForgetObject("a", "x")
 	if c.Len() != 1 {
 		t.Fatalf("%d entries left, want only a/y", c.Len())

@@ -220,7 +220,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 		return "", fmt.Errorf("ensure: decoding the applied %s: %w", kind, err)
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	o.cache.record(key, hash, obj.GetResourceVersion())
+	o.cache.record(key, hash, obj.GetResourceVersion(), ownedHash(obj, o.fieldManager, sub))
 	res := Configured
 	switch {
 	case !exists:

@@ -7,7 +7,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // TestSatisfies covers the comparison used without a merge schema: every
@@ -57,5 +59,43 @@ func TestAsConflict(t *testing.T) {
 	other := apierrors.NewConflict(schema.GroupResource{Resource: "configmaps"}, "c", errors.New("stale"))
 	if asConflict(other) != nil {
 		t.Error("an optimistic-locking 409 is not a field conflict")
+	}
+}
+
+// TestFreshByManagedFields: when the object moved on but this manager's
+// managedFields entry is the one recorded at apply time, the cache
+// trusts it without comparing values; a changed entry (another write
+// took or removed one of our fields), another UID or no entry falls back
+// to the comparison.
+func TestFreshByManagedFields(t *testing.T) {
+	entry := func(fields string) metav1.ManagedFieldsEntry {
+		return metav1.ManagedFieldsEntry{Manager: "m", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "v1",
+			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(fields)}}
+	}
+	live := func(uid string, entries ...metav1.ManagedFieldsEntry) *corev1.ConfigMap {
+		cm := &corev1.ConfigMap{}
+		cm.UID, cm.ResourceVersion, cm.ManagedFields = types.UID(uid), "2", entries
+		cm.Data = map[string]string{"a": "other"} // not the intent: only the entry can make it fresh
+		return cm
+	}
+	desired := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "b"}}}
+	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, name: "x", manager: "m"}
+	applied := live("u1", entry(`{"f:data":{"f:a":{}}}`))
+	o := newOptions(nil)
+	for _, tc := range []struct {
+		name string
+		live *corev1.ConfigMap
+		want bool
+	}{
+		{"same entry, status churn", live("u1", entry(`{"f:data":{"f:a":{}}}`), metav1.ManagedFieldsEntry{Manager: "kubelet", Operation: metav1.ManagedFieldsOperationUpdate}), true},
+		{"entry changed", live("u1", entry(`{"f:data":{}}`)), false},
+		{"recreated", live("u2", entry(`{"f:data":{"f:a":{}}}`)), false},
+		{"managedFields stripped", live("u1"), false},
+	} {
+		c := NewSkipCache()
+		c.record(k, "h", "1", ownedHash(applied, "m", ""))
+		if got := c.fresh(k, "h", tc.live, desired, o); got != tc.want {
+			t.Errorf("%s: fresh = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -130,26 +130,56 @@ func runCreateUpdate(p *pass) {
 		if create == nil {
 			return true
 		}
+		writes := calls(ifs.Body)
 		if negated {
-			// if !IsAlreadyExists(err) { return err } — AlreadyExists is ignored.
-			p.reportCreateIgnore(create)
-			return true
+			// if !IsAlreadyExists(err) { return err } — then an Update after
+			// it is create-update; nothing after it, AlreadyExists is ignored.
+			writes = nil
+			if block, i := enclosingBlock(stack, ifs); block != nil {
+				for _, s := range block.List[i+1:] {
+					for _, c := range calls(s) {
+						if p.writesSameObject(c, create) {
+							writes = append(writes, c)
+						}
+					}
+				}
+			}
 		}
-		for _, c := range calls(ifs.Body) {
+		for _, c := range writes {
 			if p.isWriteCall(c) {
 				kind := ""
 				if len(create.Args) > 1 {
 					kind = p.kindOf(create.Args[1])
 				}
-				p.Report(diag(create.Pos(), "create-update",
+				d := diag(create.Pos(), "create-update",
 					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale (Kargo: ~800 RBAC 409s a minute)",
-					helper(kind, "")+": one server-side apply with force, and no request at all when the object is already as desired"))
+					helper(kind, "")+": one server-side apply with force, and no request at all when the object is already as desired")
+				d.SuggestedFixes = p.createUpdateFix(create, ifs, stack)
+				p.Report(d)
 				return true
 			}
 		}
 		p.reportCreateIgnore(create)
 		return true
 	})
+}
+
+// writesSameObject reports a write call whose arguments include the
+// object the create created.
+func (p *pass) writesSameObject(c, create *ast.CallExpr) bool {
+	if !p.isWriteCall(c) || len(create.Args) < 2 {
+		return false
+	}
+	v := p.objectVar(create.Args[len(create.Args)-1])
+	if v == nil {
+		return false
+	}
+	for _, a := range c.Args {
+		if p.objectVar(a) == v {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *pass) reportCreateIgnore(create *ast.CallExpr) {

@@ -34,3 +34,11 @@ func TestAnalyzers(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateUpdateFix applies the suggested fixes of create-update to
+// testdata/src/example.com/fix and compares with the .golden files: fixed
+// where the literal maps onto the apply configuration and a helper exists,
+// left alone otherwise.
+func TestCreateUpdateFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.CreateUpdate, "example.com/fix")
+}

@@ -26,6 +26,7 @@ type Client interface {
 	Patch(ctx context.Context, obj Object, patch Patch, opts ...any) error
 	Status() SubResourceWriter
 	SubResource(name string) SubResourceWriter
+	Scheme() any
 }
 
 func IgnoreAlreadyExists(err error) error { return err }

@@ -1,0 +1,8 @@
+// Package ensure is a stub of ssagen's runtime for analyzer tests.
+package ensure
+
+type Option func()
+
+type Result string
+
+func NoOwner() Option { return nil }

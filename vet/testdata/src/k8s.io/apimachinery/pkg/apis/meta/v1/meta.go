@@ -1,0 +1,14 @@
+// Package v1 is a stub of apimachinery's meta/v1 for analyzer tests.
+package v1
+
+type TypeMeta struct{ Kind, APIVersion string }
+
+type ObjectMeta struct {
+	Name, Namespace, GenerateName, ResourceVersion string
+	Labels, Annotations                            map[string]string
+	OwnerReferences                                []OwnerReference
+}
+
+type OwnerReference struct{ Name string }
+
+func (m *ObjectMeta) GetName() string { return m.Name }
