@@ -9,7 +9,10 @@ import (
 
 	"github.com/ssagen/ssagen/ensure"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
+	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -41,6 +44,60 @@ func (r *run) newManager(ctx context.Context, watched ...client.Object) (ctrl.Ma
 	}
 	w := &Writer{Client: mgr.GetClient(), Scheme: r.scheme, FieldManager: FieldManager, Skip: ensure.NewSkipCache(), pattern: r.pattern}
 	return mgr, w, nil
+}
+
+// simulate runs handle on every add and update of obj's kind seen by an
+// uncounted informer (the simulated kubelet or kube-controller-manager),
+// and waits for it and the manager's cache to sync.
+func (r *run) simulate(ctx context.Context, mgr ctrl.Manager, obj client.Object, handle func(any)) error {
+	informers, err := ctrlcache.New(r.env.Config, ctrlcache.Options{Scheme: r.scheme})
+	if err != nil {
+		return err
+	}
+	inf, err := informers.GetInformer(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if _, err := inf.AddEventHandler(handlerFunc(handle)); err != nil {
+		return err
+	}
+	go informers.Start(ctx)
+	if !informers.WaitForCacheSync(ctx) || !mgr.GetCache().WaitForCacheSync(ctx) {
+		return errNotSynced
+	}
+	return nil
+}
+
+// measured is a reconciler that counts its reconciles and stamps the
+// objects it made Ready.
+type measured struct {
+	w         *Writer
+	stats     reconcileStats
+	ready     stamps
+	reconcile func(r *measured, ctx context.Context, req ctrl.Request) error
+}
+
+// Reconcile runs the scenario's reconcile and records it.
+func (r *measured) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	start := time.Now()
+	err := r.reconcile(r, ctx, req)
+	r.stats.record(start, err)
+	return ctrl.Result{}, err
+}
+
+// newStatusChange builds a parent's StatusChange from its conditions, its
+// status apply configuration and the generated EnsureXStatus helper.
+func newStatusChange[A runtime.ApplyConfiguration, O client.Object](cond metav1.Condition, conditions func(client.Object) *[]metav1.Condition,
+	build func(*metav1ac.ConditionApplyConfiguration) A, helper func(context.Context, client.Client, A, ...ensure.Option) (O, ensure.Result, error)) StatusChange {
+	return StatusChange{
+		Condition:  cond,
+		Conditions: conditions,
+		Apply:      func(c *metav1ac.ConditionApplyConfiguration) runtime.ApplyConfiguration { return build(c) },
+		Ensure: func(ctx context.Context, cl client.Client, c *metav1ac.ConditionApplyConfiguration, opts ...ensure.Option) error {
+			_, _, err := helper(ctx, cl, build(c), opts...)
+			return err
+		},
+	}
 }
 
 // reconcileStats counts a controller's reconciles, their errors (each a

@@ -156,23 +156,17 @@ func createUpdate(ctx context.Context, w *Writer, owner client.Object, ch Child)
 }
 
 func createOrUpdate(ctx context.Context, w *Writer, owner client.Object, ch Child) error {
-	want, err := ch.typed()
-	if err != nil {
-		return err
-	}
-	obj := ch.newObj()
-	obj.SetName(want.GetName())
-	obj.SetNamespace(want.GetNamespace())
-	_, err = controllerutil.CreateOrUpdate(ctx, w.Client, obj, func() error {
-		if err := copyIntent(obj, want); err != nil {
-			return err
-		}
-		return controllerutil.SetControllerReference(owner, obj, w.Scheme)
-	})
-	return err
+	return mutate(ctx, w, owner, ch, controllerutil.CreateOrUpdate)
 }
 
 func createOrPatch(ctx context.Context, w *Writer, owner client.Object, ch Child) error {
+	return mutate(ctx, w, owner, ch, controllerutil.CreateOrPatch)
+}
+
+// mutate runs CreateOrUpdate or CreateOrPatch with the usual mutate
+// function: copy the intent onto the live object, set the controller.
+func mutate(ctx context.Context, w *Writer, owner client.Object, ch Child,
+	op func(context.Context, client.Client, client.Object, controllerutil.MutateFn) (controllerutil.OperationResult, error)) error {
 	want, err := ch.typed()
 	if err != nil {
 		return err
@@ -180,7 +174,7 @@ func createOrPatch(ctx context.Context, w *Writer, owner client.Object, ch Child
 	obj := ch.newObj()
 	obj.SetName(want.GetName())
 	obj.SetNamespace(want.GetNamespace())
-	_, err = controllerutil.CreateOrPatch(ctx, w.Client, obj, func() error {
+	_, err = op(ctx, w.Client, obj, func() error {
 		if err := copyIntent(obj, want); err != nil {
 			return err
 		}

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
@@ -18,12 +17,10 @@ import (
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
-	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
-	"github.com/ssagen/ssagen/ensure"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
 	apiensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1/ensure"
@@ -77,36 +74,17 @@ func proxyChildren(p *platformv1alpha1.Proxy) []Child {
 }
 
 func proxyStatus(p *platformv1alpha1.Proxy, cond metav1.Condition) StatusChange {
-	return StatusChange{
-		Condition:  cond,
-		Conditions: func(o client.Object) *[]metav1.Condition { return &o.(*platformv1alpha1.Proxy).Status.Conditions },
-		Apply: func(c *metav1ac.ConditionApplyConfiguration) runtime.ApplyConfiguration {
+	return newStatusChange(cond,
+		func(o client.Object) *[]metav1.Condition { return &o.(*platformv1alpha1.Proxy).Status.Conditions },
+		func(c *metav1ac.ConditionApplyConfiguration) *ac.ProxyApplyConfiguration {
 			return ac.Proxy(p.Name, p.Namespace).WithStatus(ac.ProxyStatus().WithConditions(c))
-		},
-		Ensure: func(ctx context.Context, cl client.Client, c *metav1ac.ConditionApplyConfiguration, opts ...ensure.Option) error {
-			_, _, err := apiensure.EnsureProxyStatus(ctx, cl, ac.Proxy(p.Name, p.Namespace).WithStatus(ac.ProxyStatus().WithConditions(c)), opts...)
-			return err
-		},
-	}
+		}, apiensure.EnsureProxyStatus)
 }
 
-type proxyReconciler struct {
-	w     *Writer
-	stats reconcileStats
-	ready stamps
-}
-
-// Reconcile writes the three children, and Ready once the Deployment
-// reports an available replica; at its first error it returns, and the
-// controller requeues with backoff.
-func (r *proxyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	start := time.Now()
-	err := r.reconcile(ctx, req)
-	r.stats.record(start, err)
-	return ctrl.Result{}, err
-}
-
-func (r *proxyReconciler) reconcile(ctx context.Context, req ctrl.Request) error {
+// reconcileProxy writes the three children, and Ready once the
+// Deployment reports an available replica; at its first error it
+// returns, and the controller requeues with backoff.
+func reconcileProxy(r *measured, ctx context.Context, req ctrl.Request) error {
 	var p platformv1alpha1.Proxy
 	if err := r.w.Client.Get(ctx, req.NamespacedName, &p); err != nil {
 		return client.IgnoreNotFound(err)
@@ -210,7 +188,7 @@ func RunProxy(ctx context.Context, p Pattern, n, workers int) (*ProxyResult, err
 	if err != nil {
 		return nil, err
 	}
-	rec := &proxyReconciler{w: w}
+	rec := &measured{w: w, reconcile: reconcileProxy}
 	b := ctrl.NewControllerManagedBy(mgr).Named("proxy").
 		For(&platformv1alpha1.Proxy{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers})
@@ -227,20 +205,8 @@ func RunProxy(ctx context.Context, p Pattern, n, workers int) (*ProxyResult, err
 	go mgr.Start(ctx)
 
 	sim := &deploymentController{c: r.direct, walking: map[string]int64{}}
-	simCache, err := ctrlcache.New(r.env.Config, ctrlcache.Options{Scheme: r.scheme})
-	if err != nil {
+	if err := r.simulate(ctx, mgr, &appsv1.Deployment{}, sim.handle); err != nil {
 		return nil, err
-	}
-	inf, err := simCache.GetInformer(ctx, &appsv1.Deployment{})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := inf.AddEventHandler(handlerFunc(sim.handle)); err != nil {
-		return nil, err
-	}
-	go simCache.Start(ctx)
-	if !simCache.WaitForCacheSync(ctx) || !mgr.GetCache().WaitForCacheSync(ctx) {
-		return nil, errNotSynced
 	}
 	if err := r.direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: proxyNamespace}}); err != nil {
 		return nil, err

@@ -9,18 +9,15 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
-	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
-	"github.com/ssagen/ssagen/ensure"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
 	apiensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1/ensure"
@@ -58,35 +55,16 @@ func sandboxPod(s *platformv1alpha1.Sandbox) Child {
 }
 
 func sandboxStatus(s *platformv1alpha1.Sandbox, cond metav1.Condition) StatusChange {
-	return StatusChange{
-		Condition:  cond,
-		Conditions: func(o client.Object) *[]metav1.Condition { return &o.(*platformv1alpha1.Sandbox).Status.Conditions },
-		Apply: func(c *metav1ac.ConditionApplyConfiguration) runtime.ApplyConfiguration {
+	return newStatusChange(cond,
+		func(o client.Object) *[]metav1.Condition { return &o.(*platformv1alpha1.Sandbox).Status.Conditions },
+		func(c *metav1ac.ConditionApplyConfiguration) *ac.SandboxApplyConfiguration {
 			return ac.Sandbox(s.Name, s.Namespace).WithStatus(ac.SandboxStatus().WithConditions(c))
-		},
-		Ensure: func(ctx context.Context, cl client.Client, c *metav1ac.ConditionApplyConfiguration, opts ...ensure.Option) error {
-			_, _, err := apiensure.EnsureSandboxStatus(ctx, cl, ac.Sandbox(s.Name, s.Namespace).WithStatus(ac.SandboxStatus().WithConditions(c)), opts...)
-			return err
-		},
-	}
+		}, apiensure.EnsureSandboxStatus)
 }
 
-type sandboxReconciler struct {
-	w     *Writer
-	stats reconcileStats
-	ready stamps
-}
-
-// Reconcile writes the sandbox pod and mirrors its phase into the
+// reconcileSandbox writes the sandbox pod and mirrors its phase into the
 // sandbox's Ready condition.
-func (r *sandboxReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	start := time.Now()
-	err := r.reconcile(ctx, req)
-	r.stats.record(start, err)
-	return ctrl.Result{}, err
-}
-
-func (r *sandboxReconciler) reconcile(ctx context.Context, req ctrl.Request) error {
+func reconcileSandbox(r *measured, ctx context.Context, req ctrl.Request) error {
 	var s platformv1alpha1.Sandbox
 	if err := r.w.Client.Get(ctx, req.NamespacedName, &s); err != nil {
 		return client.IgnoreNotFound(err)
@@ -203,7 +181,7 @@ func RunSandbox(ctx context.Context, p Pattern, n, workers int) (*SandboxResult,
 	if err != nil {
 		return nil, err
 	}
-	rec := &sandboxReconciler{w: w}
+	rec := &measured{w: w, reconcile: reconcileSandbox}
 	b := ctrl.NewControllerManagedBy(mgr).Named("sandbox").
 		For(&platformv1alpha1.Sandbox{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers})
@@ -218,26 +196,12 @@ func RunSandbox(ctx context.Context, p Pattern, n, workers int) (*SandboxResult,
 	go mgr.Start(ctx)
 
 	kl := &kubelet{c: r.direct, started: map[string]bool{}}
-	simCache, err := ctrlcache.New(r.env.Config, ctrlcache.Options{Scheme: r.scheme})
-	if err != nil {
-		return nil, err
-	}
-	inf, err := simCache.GetInformer(ctx, &corev1.Pod{})
-	if err != nil {
-		return nil, err
-	}
 	// The kubelet starts a pod once the controller has settled after
 	// creating it, so the measured window holds the pod start alone.
 	var gate sync.WaitGroup
 	gate.Add(1)
-	if _, err := inf.AddEventHandler(handlerFunc(func(obj any) {
-		go func() { gate.Wait(); kl.handle(obj) }()
-	})); err != nil {
+	if err := r.simulate(ctx, mgr, &corev1.Pod{}, func(obj any) { go func() { gate.Wait(); kl.handle(obj) }() }); err != nil {
 		return nil, err
-	}
-	go simCache.Start(ctx)
-	if !simCache.WaitForCacheSync(ctx) || !mgr.GetCache().WaitForCacheSync(ctx) {
-		return nil, errNotSynced
 	}
 	if err := r.direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sandboxNamespace}}); err != nil {
 		return nil, err

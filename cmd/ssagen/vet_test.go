@@ -11,15 +11,7 @@ import (
 // TestVetCommand runs `ssagen vet` and `go vet -vettool=ssagen` on a
 // package of this module that uses controller-runtime for real.
 func TestVetCommand(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "ssagen")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("%s", out)
-	}
-	dir, err := os.MkdirTemp("../..", "zzvettest")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	bin, dir := vetSetup(t, "zzvettest")
 	src := `package x
 
 import (
@@ -60,15 +52,7 @@ func (r *R) role(ctx context.Context, role *rbacv1.Role) error {
 // to a reconciler that already uses the example's generated helpers: the
 // rewritten package must build, call EnsureRole and no longer Create.
 func TestVetFix(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "ssagen")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("%s", out)
-	}
-	dir, err := os.MkdirTemp("../..", "zzvetfix")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	bin, dir := vetSetup(t, "zzvetfix")
 	src := `package x
 
 import (
@@ -139,4 +123,20 @@ var _ = rbacensure.EnsureClusterRole
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("the fixed package does not build: %v\n%s\n%s", err, out, fixed)
 	}
+}
+
+// vetSetup builds ssagen and makes a package folder in this module (so
+// that it loads the module's dependencies), removed when the test ends.
+func vetSetup(t *testing.T, prefix string) (bin, dir string) {
+	t.Helper()
+	bin = filepath.Join(t.TempDir(), "ssagen")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("%s", out)
+	}
+	dir, err := os.MkdirTemp("../..", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return bin, dir
 }
