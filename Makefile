@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench bench-smoke bench-gen example
+.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench bench-report bench-smoke bench-gen example
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -38,6 +38,9 @@ bench: envtest-assets ## run the write-pattern benchmarks on envtest (about 25 m
 	KUBEBUILDER_ASSETS="$$assets" $(GO) test -run '^$$' -bench 'BenchmarkApply|BenchmarkSkipCacheMemory' -count 6 ./ensure | tee .cache/bench/micro.txt; \
 	cd bench; $(GO) tool benchstat -filter '.name:Apply' -col '/call@(raw-client-apply ensure-apply ensure-cache-hit)' ../.cache/bench/micro.txt | tee ../.cache/bench/benchstat.txt; \
 	KUBEBUILDER_ASSETS="$$assets" $(GO) run ./cmd/benchreport -micro ../.cache/bench/micro.txt -benchstat ../.cache/bench/benchstat.txt -out ../docs/benchmarks.md -charts ../docs/benchmarks
+
+bench-report: ## render docs/benchmarks.md again from the results `make bench` saved in .cache/bench (no measuring)
+	cd bench && $(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
 
 bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern and scenario, report into a temp folder, counts asserted
 	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...

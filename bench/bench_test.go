@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,6 +35,22 @@ func TestSmoke(t *testing.T) {
 	text, err := os.ReadFile(md)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Saved results render the same report again (`make bench-report`).
+	saved, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again Results
+	if err := json.Unmarshal(saved, &again); err != nil {
+		t.Fatal(err)
+	}
+	md2 := filepath.Join(dir, "again", "benchmarks.md")
+	if err := Report(&again, Machine{CPU: "test"}, "go test", md2, filepath.Join(dir, "again", "benchmarks")); err != nil {
+		t.Fatal(err)
+	}
+	if text2, err := os.ReadFile(md2); err != nil || string(text2) != string(text) {
+		t.Errorf("the report rendered from saved results differs (%v)", err)
 	}
 	for _, want := range []string{"## Scenario \"projects\"", "## Scenario \"proxy\"", "## Scenario \"sandbox\"", "## Targets", "](benchmarks/projects-requests.svg)"} {
 		if !strings.Contains(string(text), want) {

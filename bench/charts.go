@@ -16,9 +16,11 @@ import (
 // Charts draws the report's charts as SVG into dir and returns their
 // file names: requests per unchanged resync against P, time to Ready in
 // "proxy", reconciles per pod start in "sandbox".
-func Charts(res *Results, dir string) ([]string, error) {
+func Charts(res *Results, dir string) ([]string, error) { return charts(res, dir, "svg") }
+
+func charts(res *Results, dir, format string) ([]string, error) {
 	pats := patternsOf(res)
-	files := []string{"projects-requests.svg", "proxy-ready.svg", "sandbox-reconciles.svg"}
+	files := []string{"projects-requests." + format, "proxy-ready." + format, "sandbox-reconciles." + format}
 
 	// 1. Requests per unchanged resync against P.
 	p := newPlot("projects: requests per unchanged resync", "projects (P)", "requests per resync")
@@ -75,7 +77,7 @@ func Charts(res *Results, dir string) ([]string, error) {
 	}
 
 	for i, pl := range []*plot.Plot{p, q, s} {
-		wt, err := pl.WriterTo(7*vg.Inch, 4*vg.Inch, "svg")
+		wt, err := pl.WriterTo(7*vg.Inch, 4*vg.Inch, format)
 		if err != nil {
 			return nil, err
 		}
@@ -114,8 +116,16 @@ func groupedBars(p *plot.Plot, names, series []string, values ...plotter.Values)
 			p.Legend.Add(series[i], b)
 		}
 	}
-	p.Legend.Top = true
+	top := 0.0
+	for _, v := range values {
+		for _, x := range v {
+			top = max(top, x)
+		}
+	}
+	p.Legend.Top, p.Legend.Left = true, true
 	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.7, float64(len(names))-0.3
+	p.Y.Max = top * 1.3 // room for the legend
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.Y.Min = 0

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -64,6 +65,34 @@ func (k RequestKey) String() string { return fmt.Sprintf("%s %s %d", k.Verb, k.R
 
 // Requests counts requests by verb, status code and resource.
 type Requests map[RequestKey]int
+
+type requestCount struct {
+	RequestKey
+	N int
+}
+
+// MarshalJSON writes the counts as a sorted list (JSON maps need string keys).
+func (r Requests) MarshalJSON() ([]byte, error) {
+	list := make([]requestCount, 0, len(r))
+	for k, v := range r {
+		list = append(list, requestCount{k, v})
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].RequestKey.String() < list[j].RequestKey.String() })
+	return json.Marshal(list)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (r *Requests) UnmarshalJSON(b []byte) error {
+	var list []requestCount
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	*r = Requests{}
+	for _, c := range list {
+		(*r)[c.RequestKey] += c.N
+	}
+	return nil
+}
 
 // Total sums the requests matching keep (nil = all).
 func (r Requests) Total(keep func(RequestKey) bool) int {

@@ -18,7 +18,7 @@ type Config struct {
 	// Workers is every controller's MaxConcurrentReconciles.
 	Workers int
 	// Patterns to run (nil: all).
-	Patterns []Pattern
+	Patterns []Pattern `json:"-"`
 }
 
 // Full is what `make bench` runs.

@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -28,6 +29,8 @@ func main() {
 	micro := flag.String("micro", "", "`go test -bench` output of the ensure micro-benchmarks")
 	stat := flag.String("benchstat", "", "benchstat's comparison of that output")
 	command := flag.String("command", "make bench", "the command named in the report")
+	save := flag.String("save", "../.cache/bench/results.json", "where to keep the measured results (\"\": nowhere)")
+	from := flag.String("from", "", "render the report from results saved by an earlier run instead of measuring")
 	flag.Parse()
 	ctrl.SetLogger(logr.Discard())
 
@@ -35,11 +38,23 @@ func main() {
 	if *smoke {
 		cfg = bench.Smoke
 	}
-	res, err := bench.Run(context.Background(), cfg, os.Stderr)
-	if err != nil {
-		fail(err)
+	var res *bench.Results
+	if *from != "" {
+		b, err := os.ReadFile(*from)
+		if err != nil {
+			fail(err)
+		}
+		res = &bench.Results{}
+		if err := json.Unmarshal(b, res); err != nil {
+			fail(fmt.Errorf("%s: %w", *from, err))
+		}
+	} else {
+		var err error
+		if res, err = bench.Run(context.Background(), cfg, os.Stderr); err != nil {
+			fail(err)
+		}
 	}
-	if *micro != "" {
+	if *micro != "" && *from == "" {
 		raw, err := os.ReadFile(*micro)
 		if err != nil {
 			fail(err)
@@ -52,6 +67,18 @@ func main() {
 				fail(err)
 			}
 			res.Micro = string(s)
+		}
+	}
+	if *save != "" && *from == "" {
+		b, err := json.MarshalIndent(res, "", " ")
+		if err != nil {
+			fail(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(*save), 0o755); err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(*save, b, 0o644); err != nil {
+			fail(err)
 		}
 	}
 	if err := bench.Report(res, machine(), *command, *out, *charts); err != nil {
