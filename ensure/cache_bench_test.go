@@ -39,7 +39,7 @@ func BenchmarkIntentHash(b *testing.B) {
 	}}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		intentHash(u, "")
+		_, _ = intentHash(u, "")
 	}
 }
 

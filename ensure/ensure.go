@@ -14,6 +14,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -156,7 +158,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 			return "", err
 		}
 	}
-	hash := intentHash(u, sub)
+	hash, body := intentHash(u, sub)
 	key := cacheKey{gvk: gvk, namespace: u.GetNamespace(), name: u.GetName(), manager: o.fieldManager, subresource: sub}
 
 	// Read the live object from the client's cache; that is free.
@@ -196,7 +198,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 	if o.force {
 		applyOpts = append(applyOpts, client.ForceOwnership)
 	}
-	ac := client.ApplyConfigurationFromUnstructured(u)
+	ac := &sent{body: body, into: obj, name: u.GetName(), namespace: u.GetNamespace(), kind: gvk.Kind, apiVersion: u.GetAPIVersion()}
 	start := time.Now()
 	var err error
 	if sub == "status" {
@@ -215,9 +217,6 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 			return "", conflict
 		}
 		return "", err
-	}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
-		return "", fmt.Errorf("ensure: decoding the applied %s: %w", kind, err)
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	o.cache.record(key, hash, obj.GetResourceVersion(), ownedHash(obj, o.fieldManager, sub))
@@ -253,11 +252,39 @@ func toUnstructured(desired runtime.ApplyConfiguration) (*unstructured.Unstructu
 }
 
 // intentHash is the hash of the canonical JSON of what is applied
-// (encoding/json sorts map keys).
-func intentHash(u *unstructured.Unstructured, sub string) string {
+// (encoding/json sorts map keys), and that JSON: the body sent.
+func intentHash(u *unstructured.Unstructured, sub string) (string, []byte) {
 	b, _ := json.Marshal(u.Object)
-	sum := sha256.Sum256(append([]byte(sub+"\x00"), b...))
-	return hex.EncodeToString(sum[:16])
+	h := sha256.New()
+	h.Write([]byte(sub + "\x00"))
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)[:16]), b
+}
+
+// sent is the apply configuration Ensure hands the client: the intent's
+// JSON as it was hashed, and the API server's answer decoded straight
+// into the typed object (no unstructured detour, no reflection-based
+// conversion). It is not an unstructured configuration, so
+// controller-runtime sends it through its typed client.
+type sent struct {
+	body                              []byte
+	into                              client.Object
+	name, namespace, kind, apiVersion string
+}
+
+func (a *sent) IsApplyConfiguration()        {}
+func (a *sent) MarshalJSON() ([]byte, error) { return a.body, nil }
+func (a *sent) GetName() *string             { return &a.name }
+func (a *sent) GetNamespace() *string        { return &a.namespace }
+func (a *sent) GetKind() *string             { return &a.kind }
+func (a *sent) GetAPIVersion() *string       { return &a.apiVersion }
+
+// UnmarshalJSON decodes the answer into a zeroed object: fields the
+// cached copy had and the answer lacks must not survive.
+func (a *sent) UnmarshalJSON(b []byte) error {
+	v := reflect.ValueOf(a.into).Elem()
+	v.Set(reflect.Zero(v.Type()))
+	return json.Unmarshal(b, a.into)
 }
 
 // setOwner adds owner as the controller owner reference of u.
@@ -269,7 +296,7 @@ func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured
 	if err != nil {
 		return fmt.Errorf("ensure: the owner's kind: %w", err)
 	}
-	namespaced, err := c.IsObjectNamespaced(obj)
+	namespaced, err := isNamespaced(c, obj, u.GroupVersionKind())
 	if err != nil {
 		return fmt.Errorf("ensure: is %s namespaced: %w", u.GetKind(), err)
 	}
@@ -300,6 +327,33 @@ func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// scopes remembers, per REST mapper and kind, whether the kind is
+// namespaced: a kind's scope does not change, and asking the mapper costs
+// about 70 allocations per call.
+var scopes sync.Map
+
+type scopeKey struct {
+	mapper any
+	gvk    schema.GroupVersionKind
+}
+
+func isNamespaced(c client.Client, obj client.Object, gvk schema.GroupVersionKind) (bool, error) {
+	mapper := c.RESTMapper()
+	if mapper == nil || !reflect.TypeOf(mapper).Comparable() {
+		return c.IsObjectNamespaced(obj)
+	}
+	k := scopeKey{mapper: mapper, gvk: gvk}
+	if v, ok := scopes.Load(k); ok {
+		return v.(bool), nil
+	}
+	namespaced, err := c.IsObjectNamespaced(obj)
+	if err != nil {
+		return false, err
+	}
+	scopes.Store(k, namespaced)
+	return namespaced, nil
+}
 
 // checkController reports an object already controlled by someone else.
 func checkController(live client.Object, owner client.Object) error {

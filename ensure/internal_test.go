@@ -99,3 +99,17 @@ func TestFreshByManagedFields(t *testing.T) {
 		}
 	}
 }
+
+// TestSentDecodesIntoZeroedObject: the answer to an apply replaces the
+// cached copy Ensure read; nothing of the old copy survives.
+func TestSentDecodesIntoZeroedObject(t *testing.T) {
+	cm := &corev1.ConfigMap{Data: map[string]string{"old": "x"}}
+	cm.Labels = map[string]string{"stale": "yes"}
+	a := &sent{into: cm}
+	if err := a.UnmarshalJSON([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n","resourceVersion":"7"},"data":{"new":"y"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if cm.Labels != nil || cm.Data["old"] != "" || cm.Data["new"] != "y" || cm.ResourceVersion != "7" {
+		t.Errorf("decoded %+v", cm)
+	}
+}
