@@ -100,13 +100,12 @@ func (r *run) newWriter(informers ctrlcache.Cache) (*Writer, error) {
 
 // phase measures what f costs, after f the controller going quiet.
 type phase struct {
-	r       *run
-	before  Requests
-	server  Requests
-	events  int
-	bumps   int
-	usage   Usage
-	started bool
+	r      *run
+	before Requests
+	server Requests
+	events int
+	bumps  int
+	usage  Usage
 }
 
 func (r *run) begin(ctx context.Context) (*phase, error) {

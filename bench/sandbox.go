@@ -106,7 +106,6 @@ type kubelet struct {
 	mu      sync.Mutex
 	started map[string]bool
 	running stamps
-	first   stamps
 	writes  int
 }
 
@@ -129,7 +128,6 @@ func (k *kubelet) walk(name, ns string) {
 	for _, st := range KubeletWalk() {
 		time.Sleep(20 * time.Millisecond)
 		at := time.Now()
-		k.first.markAt(name, at)
 		if st.Phase != nil && *st.Phase == corev1.PodRunning {
 			k.running.markAt(name, at)
 		}

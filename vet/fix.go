@@ -472,7 +472,7 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	removed := []ast.Node{u}
 	edits = append(edits, analysis.TextEdit{Pos: u.Pos(), End: u.End(), NewText: []byte(b)})
 	if owner != nil {
-		edits = append(edits, deleteStmt(p.Fset, file, owner))
+		edits = append(edits, deleteLine(p.Fset, owner))
 		removed = append(removed, owner)
 	}
 	if formB {
@@ -493,7 +493,7 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 		as := createStmt.(*ast.AssignStmt)
 		edits = append(edits,
 			analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + f.node(as.Lhs[0]) + " " + as.Tok.String() + " " + call)},
-			deleteStmt(p.Fset, file, ifs))
+			deleteLine(p.Fset, ifs))
 		removed = append(removed, as, ifs)
 	}
 	edits = append(edits, f.importEdits(removed, b+call)...)
@@ -631,19 +631,14 @@ func (f *fixer) importEdits(removed []ast.Node, newText string) []analysis.TextE
 		if strings.Contains(newText, pn.Name()+".") {
 			continue
 		}
-		edits = append(edits, deleteLine(f.p.Fset, f.file, imp))
+		edits = append(edits, deleteLine(f.p.Fset, imp))
 	}
 	return edits
 }
 
-// deleteStmt removes a statement and its line.
-func deleteStmt(fset *token.FileSet, file *ast.File, s ast.Node) analysis.TextEdit {
-	return deleteLine(fset, file, s)
-}
-
 // deleteLine removes n with the indentation before it and the newline
 // after it.
-func deleteLine(fset *token.FileSet, file *ast.File, n ast.Node) analysis.TextEdit {
+func deleteLine(fset *token.FileSet, n ast.Node) analysis.TextEdit {
 	tf := fset.File(n.Pos())
 	start := tf.LineStart(tf.Line(n.Pos()))
 	end := n.End()
