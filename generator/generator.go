@@ -6,6 +6,7 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,6 +40,16 @@ type Config struct {
 	// EnsureKinds are kinds of other modules (k8s.io/api/rbac/v1.Role) that
 	// get Ensure helpers too (--ensure-kinds).
 	EnsureKinds []string
+	// AllowDangerousTypes accepts float fields in CRD packages, as
+	// controller-gen's crd:allowDangerousTypes=true does.
+	AllowDangerousTypes bool
+	// Compat is "" (typed builders throughout) or "applyconfiguration-gen"
+	// (its exported surface: named collections of structs stay raw).
+	Compat string
+	// Strict turns warnings about the input into errors (--strict).
+	Strict bool
+	// Warnings receives warnings about the input, one per line; nil drops them.
+	Warnings io.Writer
 }
 
 // Load validates the configuration and loads the model.
@@ -61,6 +72,9 @@ func Load(cfg *Config) (*model.Universe, error) {
 			return nil, err
 		}
 	}
+	if cfg.Compat != "" && cfg.Compat != "applyconfiguration-gen" {
+		return nil, fmt.Errorf("--compat=%s: the only compatibility mode is applyconfiguration-gen", cfg.Compat)
+	}
 	external, err := load.ParseExternal(cfg.External)
 	if err != nil {
 		return nil, err
@@ -70,13 +84,29 @@ func Load(cfg *Config) (*model.Universe, error) {
 		flags = append(flags, "-tags="+cfg.BuildTags)
 	}
 	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, External: external,
-		EnsureKinds: cfg.EnsureKinds})
+		EnsureKinds: cfg.EnsureKinds, AllowDangerousTypes: cfg.AllowDangerousTypes,
+		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen"})
 	if err != nil {
 		wd := cfg.Dir
 		if wd == "" {
 			wd, _ = os.Getwd()
 		}
 		return nil, diag.Relative(err, wd)
+	}
+	if len(u.Warnings) > 0 {
+		wd := cfg.Dir
+		if wd == "" {
+			wd, _ = os.Getwd()
+		}
+		warnings := diag.Relative(diag.Errors(u.Warnings), wd)
+		if cfg.Strict {
+			return nil, warnings
+		}
+		if cfg.Warnings != nil {
+			for _, w := range warnings.(diag.Errors) {
+				fmt.Fprintln(cfg.Warnings, "warning: "+w.Error())
+			}
+		}
 	}
 	// An output tree inside an input package would become part of the API
 	// package, or be read back as input by a ./... pattern.

@@ -174,7 +174,7 @@ func TestBadInput(t *testing.T) {
 		{"listmap_scalars", []string{"./testdata/bad/listmap_scalars"}, "", []string{"types.go:9:2: +listType=map on Spec.Names, whose items are not structs", "fix: use +listType=set"}},
 		{"contradicting", []string{"./testdata/bad/contradicting"}, "", []string{"Spec.Items has +listMapKey but +listType=set", "+mapType=atomic on Spec.List, which is not a map"}},
 		{"marker_syntax", []string{"./testdata/bad/marker_syntax"}, "", []string{"types.go:7:2: invalid marker +kubebuilder:validation:MaxLength", "fix: fix the marker's syntax"}},
-		{"generic", []string{"./testdata/bad/generic"}, "", []string{"types.go:11:6: generic type Box is not supported"}},
+		{"generic", []string{"./testdata/bad/generic"}, "", []string{"types.go:8:2: Spec.Box uses generic type", "fix: use a concrete type"}},
 		{"no_applyconfig", []string{"./testdata/bad/no_applyconfig"}, "", []string{"Spec.Ref has type k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta, which has no apply configuration", "--external-applyconfigurations=k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta:"}},
 		{"nogroup", []string{"./testdata/bad/nogroup"}, "", []string{"testdata/bad/nogroup/types.go:1:1: package", "has no +groupName marker", "fix: add `// +groupName=<group>`"}},
 		{"dupgv", []string{"./testdata/bad/dupgv/dup1/v1", "./testdata/bad/dupgv/dup2/v1"}, "", []string{`both declare group "bad.example.com" version "v1"`}},

@@ -31,10 +31,11 @@ go run ./cmd/ssagen generate $verify --ensure \
   ./examples/api/...
 
 # Conformance packages: ssagen's output for public API packages that ship
-# applyconfiguration-gen output, compared in internal/conformance.
-go run ./cmd/ssagen generate $verify \
+# applyconfiguration-gen output, compared in internal/conformance
+# (--compat=applyconfiguration-gen: its exact exported surface).
+go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
   --output-dir internal/conformance/kube \
   k8s.io/api/rbac/v1 k8s.io/api/apps/v1 k8s.io/api/batch/v1
-go run ./cmd/ssagen generate $verify \
+go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
   --output-dir internal/conformance/apiextensions \
   k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1

@@ -77,6 +77,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		}
 		return nil
 	})
+	fs.BoolVar(&cfg.AllowDangerousTypes, "allow-dangerous-types", false, "accept float fields in CRD packages, as controller-gen's crd:allowDangerousTypes=true does")
+	fs.StringVar(&cfg.Compat, "compat", "", "applyconfiguration-gen: the exported surface applyconfiguration-gen produces (named slices and maps of structs stay raw Go types), for projects that publish their apply configurations")
+	fs.BoolVar(&cfg.Strict, "strict", false, "treat warnings about the input as errors")
 	fs.BoolVar(&verify, "verify", false, "write nothing; exit 1 with a unified diff when the files on disk are stale")
 	fs.BoolVar(&verbose, "v", false, "list the files written or deleted")
 	fs.Usage = func() {
@@ -90,6 +93,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Packages = fs.Args()
+	cfg.Warnings = stderr
 	var sink output.Sink
 	if verify {
 		sink = output.Verify{Dir: relOut(cfg), Out: stdout}

@@ -63,6 +63,14 @@ func (l *List) Err() error {
 	if len(l.errs) == 0 {
 		return nil
 	}
+	return l.Sorted()
+}
+
+// Sorted returns what was recorded, sorted by position.
+func (l *List) Sorted() Errors {
+	if len(l.errs) == 0 {
+		return nil
+	}
 	out := append(Errors(nil), l.errs...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].Pos, out[j].Pos

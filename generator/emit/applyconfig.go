@@ -51,8 +51,8 @@ func (e *typeFile) render() *jen.File {
 		e.f.Line()
 		e.f.Func().Params(jen.Id("b").Id(ac)).Id("IsApplyConfiguration").Params().Block()
 	}
-	e.withFuncs(t, nil, map[string]bool{})
-	e.getters(t, nil)
+	e.withFuncs()
+	e.getters()
 	return e.f
 }
 
@@ -93,9 +93,10 @@ func jsonTag(f *model.Field) string {
 	return f.JSONName + ",omitempty"
 }
 
-// nillable fields (slices and maps) are held without a pointer.
+// nillable fields (slices and maps, once structs in them become apply
+// configurations) are held without a pointer.
 func nillable(f *model.Field) bool {
-	return f.Type.Nillable()
+	return model.ApplyRef(f.Type).Nillable()
 }
 
 func hasTypeMeta(t *model.Type) bool {
@@ -120,6 +121,8 @@ func typeCode(r *model.TypeRef) *jen.Statement {
 		return jen.Op("*").Add(typeCode(r.Elem))
 	case model.RefSlice:
 		return jen.Index().Add(typeCode(r.Elem))
+	case model.RefArray:
+		return jen.Index(jen.Lit(int(r.Len))).Add(typeCode(r.Elem))
 	case model.RefMap:
 		return jen.Map(typeCode(r.Key)).Add(typeCode(r.Elem))
 	}
@@ -219,53 +222,93 @@ applied if another fieldManager has updated or force applied any of the previous
 	}
 }
 
-// embedding is the embedded struct a promoted field is reached through.
+// embedding is the non-inline embedded struct (ObjectMeta under
+// "metadata") whose setters are promoted to the outer configuration.
 type embedding struct {
 	acName string // the embedded apply configuration's type name
-	inline bool
 }
 
-// target is b, or b.<Embedded> for a promoted field.
-func target(embed *embedding, field string) *jen.Statement {
-	s := jen.Id("b")
-	if embed != nil {
-		s = s.Dot(embed.acName)
+// setter is a field that gets a With function: a JSON field of the type,
+// or of a non-inline embedded struct, and the Go path to it.
+type setter struct {
+	model.JSONField
+	embed     *embedding
+	depth     int
+	declaring *model.Type // the struct that declares the field
+}
+
+// target is b.<embedded>.<inline embeddings>.<field>: spelled out, so the
+// field set is the one encoding/json writes, whatever Go's promotion picks.
+func (s setter) target() *jen.Statement {
+	st := jen.Id("b")
+	if s.embed != nil {
+		st = st.Dot(s.embed.acName)
 	}
-	return s.Dot(field)
+	for _, v := range s.Via {
+		st = st.Dot(v.Type.Deref().Named.ApplyConfig.Name)
+	}
+	return st.Dot(s.GoName)
 }
 
 // ensureEmbed is the call that allocates a non-inline embedded pointer first.
-func ensureEmbed(embed *embedding) []jen.Code {
-	if embed == nil || embed.inline {
+func (s setter) ensureEmbed() []jen.Code {
+	if s.embed == nil {
 		return nil
 	}
-	return []jen.Code{jen.Id("b").Dot("ensure" + embed.acName + "Exists").Call()}
+	return []jen.Code{jen.Id("b").Dot("ensure" + s.embed.acName + "Exists").Call()}
 }
 
-func (e *typeFile) withFuncs(t *model.Type, embed *embedding, generated map[string]bool) {
-	ac := e.t.ApplyConfig.Name
-	for _, f := range t.Fields {
-		if f.Hidden || generated[f.GoName] {
-			continue
-		}
-		generated[f.GoName] = true
-		if f.Embedded {
-			inner := f.Type.Deref()
-			if inner.Kind != model.RefNamed || inner.Named.ApplyConfig == nil {
+// setters lists the fields of t that get a With function, in encoding/json's
+// order: its JSON fields, and those of non-inline embedded structs with an
+// apply configuration (promoted, as applyconfiguration-gen does). When two
+// have one Go name, the shallower keeps it, as Go's promotion does.
+func setters(t *model.Type) (out []setter, embeds []*model.Type) {
+	var walk func(t *model.Type, embed *embedding, depth int)
+	walk = func(t *model.Type, embed *embedding, depth int) {
+		for _, jf := range t.JSON {
+			if jf.Hidden {
 				continue
 			}
-			innerAC := inner.Named.ApplyConfig
-			e.withFuncs(inner.Named, &embedding{acName: innerAC.Name, inline: f.Inline}, generated)
-			if !f.Inline {
-				e.f.Line()
-				e.f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("ensure" + innerAC.Name + "Exists").Params().Block(
-					jen.If(jen.Id("b").Dot(innerAC.Name).Op("==").Nil()).Block(
-						jen.Id("b").Dot(innerAC.Name).Op("=").Op("&").Qual(innerAC.Pkg, innerAC.Name).Values(),
-					),
-				)
+			if jf.Embedded {
+				inner := jf.Type.Deref()
+				if inner.Kind == model.RefNamed && inner.Named.ApplyConfig != nil && embed == nil && len(jf.Via) == 0 {
+					embeds = append(embeds, inner.Named)
+					walk(inner.Named, &embedding{acName: inner.Named.ApplyConfig.Name}, depth+1)
+				}
+				continue
 			}
-			continue
+			declaring := t
+			if n := len(jf.Via); n > 0 {
+				declaring = jf.Via[n-1].Type.Deref().Named
+			}
+			out = append(out, setter{JSONField: jf, embed: embed, depth: depth + jf.Depth(), declaring: declaring})
 		}
+	}
+	walk(t, nil, 0)
+	best := map[string]setter{}
+	for _, s := range out {
+		if b, ok := best[s.GoName]; !ok || s.depth < b.depth {
+			best[s.GoName] = s
+		}
+	}
+	kept := out[:0]
+	for _, s := range out {
+		if b := best[s.GoName]; b.Field == s.Field && b.embed == s.embed {
+			kept = append(kept, s)
+		}
+	}
+	return kept, embeds
+}
+
+func (e *typeFile) withFuncs() {
+	ac := e.t.ApplyConfig.Name
+	all, embeds := setters(e.t)
+	pending := map[string]bool{}
+	for _, t := range embeds {
+		pending[t.ApplyConfig.Name] = true
+	}
+	for i, s := range all {
+		f := s.Field
 		ref := model.ApplyRef(f.Type)
 		recv := jen.Id("b").Op("*").Id(ac)
 		e.f.Line()
@@ -285,19 +328,19 @@ func (e *typeFile) withFuncs(t *model.Type, embed *embedding, generated map[stri
 				))
 				item = jen.Op("*").Id("values").Index(jen.Id("i"))
 			}
-			loop = append(loop, target(embed, f.GoName).Op("=").Append(target(embed, f.GoName), item))
-			body := append(ensureEmbed(embed),
+			loop = append(loop, s.target().Op("=").Append(s.target(), item))
+			body := append(s.ensureEmbed(),
 				jen.For(jen.Id("i").Op(":=").Range().Id("values")).Block(loop...),
 				jen.Return(jen.Id("b")))
 			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("values").Op("...").Add(arg)).Op("*").Id(ac).Block(body...)
 		case nillable(f) && ref.Kind == model.RefMap:
 			comment(e.f, fmt.Sprintf("With%[1]s puts the entries into the %[1]s field in the declarative configuration\nand returns the receiver, so that objects can be build by chaining \"With\" function invocations.\nIf called multiple times, the entries provided by each call will be put on the %[1]s field,\noverwriting an existing map entries in %[1]s field with the same key.", f.GoName))
-			body := append(ensureEmbed(embed),
-				jen.If(target(embed, f.GoName).Op("==").Nil().Op("&&").Len(jen.Id("entries")).Op(">").Lit(0)).Block(
-					target(embed, f.GoName).Op("=").Make(typeCode(ref), jen.Len(jen.Id("entries"))),
+			body := append(s.ensureEmbed(),
+				jen.If(s.target().Op("==").Nil().Op("&&").Len(jen.Id("entries")).Op(">").Lit(0)).Block(
+					s.target().Op("=").Make(typeCode(ref), jen.Len(jen.Id("entries"))),
 				),
 				jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("entries")).Block(
-					target(embed, f.GoName).Index(jen.Id("k")).Op("=").Id("v"),
+					s.target().Index(jen.Id("k")).Op("=").Id("v"),
 				),
 				jen.Return(jen.Id("b")))
 			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("entries").Add(typeCode(ref))).Op("*").Id(ac).Block(body...)
@@ -309,36 +352,54 @@ func (e *typeFile) withFuncs(t *model.Type, embed *embedding, generated map[stri
 				arg = jen.Op("*").Add(arg)
 				assign = jen.Id("value")
 			}
-			body := append(ensureEmbed(embed), target(embed, f.GoName).Op("=").Add(assign), jen.Return(jen.Id("b")))
+			body := append(s.ensureEmbed(), s.target().Op("=").Add(assign), jen.Return(jen.Id("b")))
 			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("value").Add(arg)).Op("*").Id(ac).Block(body...)
+		}
+		if last := i == len(all)-1 || all[i+1].embed != s.embed; last && s.embed != nil {
+			e.ensureExists(s.embed)
+			delete(pending, s.embed.acName)
+		}
+	}
+	for _, t := range embeds {
+		if pending[t.ApplyConfig.Name] {
+			e.ensureExists(&embedding{acName: t.ApplyConfig.Name})
 		}
 	}
 }
 
+// ensureExists renders the method that allocates a non-inline embedded
+// configuration before a promoted setter writes into it.
+func (e *typeFile) ensureExists(embed *embedding) {
+	inner := embed.acName
+	pkg := ""
+	for _, jf := range e.t.JSON {
+		if r := jf.Type.Deref(); jf.Embedded && r.Kind == model.RefNamed && r.Named.ApplyConfig != nil && r.Named.ApplyConfig.Name == inner {
+			pkg = r.Named.ApplyConfig.Pkg
+		}
+	}
+	e.f.Line()
+	e.f.Func().Params(jen.Id("b").Op("*").Id(e.t.ApplyConfig.Name)).Id("ensure" + inner + "Exists").Params().Block(
+		jen.If(jen.Id("b").Dot(inner).Op("==").Nil()).Block(
+			jen.Id("b").Dot(inner).Op("=").Op("&").Qual(pkg, inner).Values(),
+		),
+	)
+}
+
 // getters are the accessors apply needs (Get{Name,Namespace,Kind,APIVersion}),
 // generated where ObjectMeta and TypeMeta are embedded.
-func (e *typeFile) getters(t *model.Type, embed *embedding) {
+func (e *typeFile) getters() {
 	ac := e.t.ApplyConfig.Name
-	for _, f := range t.Fields {
-		if f.Hidden {
+	all, _ := setters(e.t)
+	for _, s := range all {
+		if !needsGetter(s.declaring, s.Field) {
 			continue
 		}
-		if f.Embedded {
-			inner := f.Type.Deref()
-			if inner.Kind == model.RefNamed && inner.Named.ApplyConfig != nil {
-				e.getters(inner.Named, &embedding{acName: inner.Named.ApplyConfig.Name, inline: f.Inline})
-			}
-			continue
-		}
-		if !needsGetter(t, f) {
-			continue
-		}
-		ref := model.ApplyRef(f.Type)
-		ret := typeCode(ref)
+		f := s.Field
+		ret := typeCode(model.ApplyRef(f.Type))
 		if !nillable(f) {
 			ret = jen.Op("*").Add(ret)
 		}
-		body := append(ensureEmbed(embed), jen.Return(target(embed, f.GoName)))
+		body := append(s.ensureEmbed(), jen.Return(s.target()))
 		e.f.Line()
 		comment(e.f, fmt.Sprintf("Get%[1]s retrieves the value of the %[1]s field in the declarative configuration.", f.GoName))
 		e.f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("Get" + f.GoName).Params().Add(ret).Block(body...)

@@ -42,6 +42,12 @@ type Config struct {
 	// EnsureKinds are kinds of other modules (<package>.<Kind>, such as
 	// k8s.io/api/rbac/v1.Role) that get Ensure helpers.
 	EnsureKinds []string
+	// AllowDangerousTypes accepts float fields in CRD packages
+	// (controller-gen's crd:allowDangerousTypes=true).
+	AllowDangerousTypes bool
+	// CompatApplyconfigurationGen keeps named slices and maps of structs as
+	// their Go types, as applyconfiguration-gen does.
+	CompatApplyconfigurationGen bool
 }
 
 const (
@@ -62,6 +68,7 @@ func Load(cfg Config) (*model.Universe, error) {
 		inputs:      map[string]*input{},
 		checking:    map[*model.Type]bool{},
 		externalErr: map[string]string{},
+		unexported:  map[*model.Type][]token.Position{},
 
 		typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
 	}
@@ -98,6 +105,8 @@ func Load(cfg Config) (*model.Universe, error) {
 	external := l.loadEnsureKinds()
 	l.resolveExternal()
 	l.checkEnsureKinds(external)
+	l.applyPatchTags()
+	l.resolveJSON()
 	l.validate()
 	for _, in := range l.sortedInputs() {
 		if len(in.gv.Types) == 0 && in.hasStructs {
@@ -108,7 +117,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
-	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg}
+	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Warnings: l.warns.Sorted()}
 	for _, in := range l.sortedInputs() {
 		if len(in.gv.Types) == 0 {
 			continue
@@ -139,6 +148,7 @@ type loader struct {
 	cfg    Config
 	fset   *token.FileSet
 	errs   diag.List
+	warns  diag.List
 	inputs map[string]*input
 	types  map[string]*model.Type
 	// files are the parsed files of external packages, by file name.
@@ -151,6 +161,12 @@ type loader struct {
 	externalErr map[string]string
 	// checking guards checkApplyConfig against recursive named slices.
 	checking map[*model.Type]bool
+	// unexported holds where each struct declares unexported fields,
+	// which encoding/json skips and controller-gen does not.
+	unexported map[*model.Type][]token.Position
+	// untypedField is set while the type of a field marked schemaless or
+	// preserve-unknown-fields is modelled: interface{} is legal there.
+	untypedField bool
 }
 
 func (l *loader) sortedInputs() []*input {
@@ -237,10 +253,6 @@ func (l *loader) addInput(p *packages.Package) {
 			for _, s := range gd.Specs {
 				ts := s.(*ast.TypeSpec)
 				in.specs[ts.Name.Name] = typeDecl{file: f, decl: gd, spec: ts}
-				if ts.TypeParams != nil && len(ts.TypeParams.List) > 0 {
-					l.errs.Add(l.pos(ts.Pos()), "use a concrete type: apply configurations, deepcopy and CRD schemas need one per kind",
-						"generic type %s is not supported", ts.Name.Name)
-				}
 				if _, ok := ts.Type.(*ast.StructType); ok {
 					in.hasStructs = true
 				}

@@ -99,9 +99,12 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 			break
 		}
 		t.Shape = model.ShapeSlice
+		t.KeepRaw = l.cfg.CompatApplyconfigurationGen
 		t.Elem = l.ref(u.Elem(), t.Pos, name.Name, in != nil)
 	case *types.Map:
 		t.Shape = model.ShapeMap
+		t.KeepRaw = l.cfg.CompatApplyconfigurationGen
+		t.Key = l.ref(u.Key(), t.Pos, name.Name, in != nil)
 		t.Elem = l.ref(u.Elem(), t.Pos, name.Name, in != nil)
 	case *types.Interface:
 		t.Shape, t.Value = model.ShapeValue, model.ValueUntypedAny
@@ -174,8 +177,10 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 		return &model.TypeRef{Kind: model.RefSlice, Elem: l.ref(t.Elem(), pos, what, report)}
 	case *types.Map:
 		return &model.TypeRef{Kind: model.RefMap, Key: l.ref(t.Key(), pos, what, report), Elem: l.ref(t.Elem(), pos, what, report)}
+	case *types.Array:
+		return &model.TypeRef{Kind: model.RefArray, Len: t.Len(), Elem: l.ref(t.Elem(), pos, what, report)}
 	case *types.Interface:
-		if report {
+		if report && !l.untypedField {
 			l.unsupported(pos, what, t)
 		}
 		return &model.TypeRef{Kind: model.RefInterface}
@@ -209,6 +214,7 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 			continue
 		}
 		if !v.Exported() && !v.Embedded() {
+			l.unexported[owner] = append(l.unexported[owner], l.pos(v.Pos()))
 			continue
 		}
 		name, opts, _ := strings.Cut(jsonTag, ",")
@@ -227,13 +233,12 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 			if !v.Exported() {
 				continue
 			}
-			f.JSONName = name
-			if !hasTag || name == "" {
+			f.JSONName, f.Tagged, f.HasJSONTag = name, name != "", hasTag
+			if name == "" {
 				f.JSONName = v.Name()
 			}
 		}
 		what := owner.Name.Name + "." + v.Name()
-		f.Type = l.ref(v.Type(), f.Pos, what, l.inputs[owner.Name.Pkg] != nil)
 		if af := byName[v.Name()]; af != nil {
 			f.Doc = docLines(af.Doc)
 			vals := l.parseMarkers(markerLines(af.Doc, af.Comment), ctmarkers.DescribesField)
@@ -251,13 +256,15 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 				f.IsUntyped, f.Untyped = true, model.ValueUntypedAny
 			}
 		}
-		// Built-in types state merge keys as patch tags, not markers.
-		if f.ListType == "" && strings.Contains(tag.Get("patchStrategy"), "merge") {
-			if key := tag.Get("patchMergeKey"); key != "" {
-				f.ListType, f.ListKeys = "map", []string{key}
-			} else {
-				f.ListType = "set"
-			}
+		// A schemaless or preserve-unknown-fields field may hold any JSON.
+		prev := l.untypedField
+		l.untypedField = f.IsUntyped && f.Untyped == model.ValueUntypedAny
+		f.Type = l.ref(v.Type(), f.Pos, what, l.inputs[owner.Name.Pkg] != nil)
+		l.untypedField = prev
+		// Built-in types may state merge keys as patch tags only; whether
+		// they count depends on the package (applyPatchTags).
+		if strings.Contains(tag.Get("patchStrategy"), "merge") {
+			f.PatchMerge, f.PatchMergeKey = true, tag.Get("patchMergeKey")
 		}
 		// Hidden fields stay in the schema but get no setter, as in
 		// applyconfiguration-gen.

@@ -16,9 +16,113 @@ func (l *loader) validate() {
 		for _, t := range in.gv.Types {
 			for _, f := range t.Fields {
 				l.validateField(t, f)
+				l.checkMapKeys(t.Name.Name+"."+f.GoName, f.Pos, f.Type, map[*model.Type]bool{})
+				if in.gv.CRD {
+					l.validateCRDField(t, f)
+				}
+			}
+			if in.gv.CRD {
+				for _, pos := range l.unexported[t] {
+					l.errs.Add(pos, "export the field, or tag it `json:\"-\"`", "%s has an unexported field: encoding/json never writes it, while controller-gen puts it in the CRD", t.Name.Name)
+				}
 			}
 		}
 	}
+}
+
+// validateCRDField applies controller-gen's rules for CRD packages, where
+// the CRD and the builders' JSON must agree.
+func (l *loader) validateCRDField(t *model.Type, f *model.Field) {
+	what := t.Name.Name + "." + f.GoName
+	switch {
+	case f.Inline:
+	case !f.HasJSONTag:
+		l.errs.Add(f.Pos, fmt.Sprintf("add a tag such as `json:\"%s,omitempty\"`", lowerFirst(f.GoName)),
+			"%s has no json tag: controller-gen refuses such a field", what)
+	case !f.Tagged && !f.Embedded:
+		l.errs.Add(f.Pos, fmt.Sprintf("name the field in its tag, such as `json:\"%s,omitempty\"`", lowerFirst(f.GoName)),
+			"%s has a json tag without a name: controller-gen inlines such a field into its parent while encoding/json writes it as %q", what, f.GoName)
+	}
+	if !l.cfg.AllowDangerousTypes && !f.IsUntyped {
+		if fl := floatIn(f.Type, map[*model.Type]bool{}); fl != "" {
+			l.errs.Add(f.Pos, "use resource.Quantity or a string, or pass --allow-dangerous-types (controller-gen's crd:allowDangerousTypes=true)",
+				"%s has a %s: floats differ across languages, and controller-gen refuses them unless dangerous types are allowed", what, fl)
+		}
+	}
+}
+
+// floatIn returns the float type a field's type holds, or "".
+func floatIn(r *model.TypeRef, seen map[*model.Type]bool) string {
+	switch r.Kind {
+	case model.RefBasic:
+		if r.Basic == "float32" || r.Basic == "float64" {
+			return r.Basic
+		}
+	case model.RefPointer, model.RefSlice, model.RefMap, model.RefArray:
+		return floatIn(r.Elem, seen)
+	case model.RefNamed:
+		t := r.Named
+		if t.Shape == model.ShapeValue && t.Value == model.ValueNumeric && t.Elem != nil {
+			return floatIn(t.Elem, seen)
+		}
+		if (t.Shape == model.ShapeSlice || t.Shape == model.ShapeMap) && !seen[t] {
+			seen[t] = true
+			return floatIn(t.Elem, seen)
+		}
+	}
+	return ""
+}
+
+// checkMapKeys reports maps whose keys are not strings: JSON object keys
+// are strings, and controller-gen refuses other key types.
+func (l *loader) checkMapKeys(what string, pos token.Position, r *model.TypeRef, seen map[*model.Type]bool) {
+	switch r.Kind {
+	case model.RefPointer, model.RefSlice, model.RefArray:
+		l.checkMapKeys(what, pos, r.Elem, seen)
+	case model.RefMap:
+		if !isStringish(r.Key) {
+			l.errs.Add(pos, "use a string (or a named string type) as the key", "%s is a map with %s keys: Kubernetes objects only have string keys", what, refString(r.Key))
+		}
+		l.checkMapKeys(what, pos, r.Elem, seen)
+	case model.RefNamed:
+		t := r.Named
+		if (t.Shape == model.ShapeSlice || t.Shape == model.ShapeMap) && !seen[t] {
+			seen[t] = true
+			if t.Shape == model.ShapeMap && t.Key != nil && !isStringish(t.Key) {
+				l.errs.Add(pos, "use a string (or a named string type) as the key", "%s is a map with %s keys: Kubernetes objects only have string keys", what, refString(t.Key))
+			}
+			l.checkMapKeys(what, pos, t.Elem, seen)
+		}
+	}
+}
+
+func isStringish(r *model.TypeRef) bool {
+	switch r.Kind {
+	case model.RefBasic:
+		return r.Basic == "string"
+	case model.RefNamed:
+		return r.Named.Shape == model.ShapeValue && r.Named.Value == model.ValueString
+	}
+	return false
+}
+
+func refString(r *model.TypeRef) string {
+	switch r.Kind {
+	case model.RefBasic:
+		return r.Basic
+	case model.RefNamed:
+		return r.Named.Name.Name
+	case model.RefPointer:
+		return "*" + refString(r.Elem)
+	}
+	return "non-string"
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 func (l *loader) validateField(t *model.Type, f *model.Field) {
@@ -43,6 +147,9 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 		if mapType == "" {
 			mapType = ref.Named.MapType
 		}
+	}
+	if listType == "set" && isList && !isScalarItem(elem) && !isAtomicStruct(elem) {
+		l.errs.Add(f.Pos, "use +listType=map with +listMapKey for a list of objects, or +listType=atomic", "+listType=set on %s, whose items are not scalars: the API server only accepts sets of scalars", what)
 	}
 	if listType != "" {
 		switch {
@@ -88,10 +195,14 @@ func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRe
 		return
 	}
 	fields := map[string]*model.Field{}
-	collectJSONFields(e.Named, fields)
+	for _, jf := range e.Named.JSON {
+		fields[jf.JSONName] = jf.Field
+	}
 	for _, k := range keys {
 		kf, ok := fields[k]
 		switch {
+		case ok && !isScalarItem(kf.Type):
+			l.errs.Add(f.Pos, "name a field whose value is a string, number or boolean", "+listMapKey=%s on %s names %s.%s, which is not a scalar: list-map keys must be scalars", k, what, e.Named.Name.Name, kf.GoName)
 		case !ok:
 			names := make([]string, 0, len(fields))
 			for n := range fields {
@@ -105,16 +216,22 @@ func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRe
 	}
 }
 
-func collectJSONFields(t *model.Type, out map[string]*model.Field) {
-	for _, f := range t.Fields {
-		if f.Inline {
-			if r := f.Type.Deref(); r.Kind == model.RefNamed {
-				collectJSONFields(r.Named, out)
-			}
-			continue
-		}
-		out[f.JSONName] = f
+// isAtomicStruct reports whether r is a struct replaced as a whole.
+func isAtomicStruct(r *model.TypeRef) bool {
+	r = r.Deref()
+	return r.Kind == model.RefNamed && r.Named.Shape == model.ShapeStruct && r.Named.StructType == "atomic"
+}
+
+// isScalarItem reports whether values of r are JSON scalars.
+func isScalarItem(r *model.TypeRef) bool {
+	r = r.Deref()
+	switch r.Kind {
+	case model.RefBasic:
+		return true
+	case model.RefNamed:
+		return r.Named.Shape == model.ShapeValue && r.Named.Value != model.ValueUntypedAny
 	}
+	return false
 }
 
 // checkApplyConfig reports struct types that would need an apply

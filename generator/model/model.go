@@ -10,6 +10,8 @@ package model
 
 import (
 	"go/token"
+
+	"github.com/ssagen/ssagen/generator/diag"
 	"path"
 	"strings"
 )
@@ -25,6 +27,8 @@ type Universe struct {
 	OutputPkg string
 	// Ensure asks for EnsureX helpers in <group version>/ensure packages.
 	Ensure bool
+	// Warnings are legal but suspicious constructs of the input, sorted.
+	Warnings []diag.Error
 }
 
 // GroupVersion is one input package and its generated output package.
@@ -127,8 +131,19 @@ type Type struct {
 	// Elem is the element (ShapeSlice, ShapeMap) or the aliased/underlying
 	// type expression.
 	Elem *TypeRef
+	// Key is the key of a ShapeMap.
+	Key *TypeRef
+	// KeepRaw keeps a named slice or map of structs as the Go type in apply
+	// configurations, as applyconfiguration-gen does
+	// (--compat=applyconfiguration-gen); by default it becomes a slice or
+	// map of apply configurations.
+	KeepRaw bool
 	// Fields of a ShapeStruct in declaration order; skipped fields are absent.
 	Fields []*Field
+	// JSON are the fields encoding/json writes for a ShapeStruct, inline
+	// embeddings resolved (ResolveJSON): what setters, the schema and
+	// list-map keys are derived from.
+	JSON []JSONField
 	// Semantics from markers on the type.
 	StructType string // "granular" (default) or "atomic"
 	ListType   string // on a named slice type
@@ -164,20 +179,30 @@ type Root struct {
 
 // Field is one serialised field of a struct.
 type Field struct {
-	GoName    string
-	JSONName  string // empty for inline fields
-	Inline    bool   // json ",inline", or an untagged embedded struct
-	OmitEmpty bool
-	Embedded  bool
-	Type      *TypeRef
-	Doc       []string
-	Pos       token.Position
+	GoName   string
+	JSONName string // empty for inline fields
+	// Tagged: the JSON name comes from a json tag (encoding/json prefers a
+	// tagged field over an untagged one of the same name and depth).
+	Tagged bool
+	// HasJSONTag: the field has a json tag, named or not.
+	HasJSONTag bool
+	Inline     bool // json ",inline", or an untagged embedded struct
+	OmitEmpty  bool
+	Embedded   bool
+	Type       *TypeRef
+	Doc        []string
+	Pos        token.Position
 
 	Optional   bool
 	HasDefault bool
 	// Hidden fields are in the schema but get no setter (ObjectMeta's
 	// ManagedFields and SelfLink, as in applyconfiguration-gen).
 	Hidden bool
+	// PatchMerge and PatchMergeKey are the field's patchStrategy:"merge"
+	// and patchMergeKey tags. They become list semantics only where the
+	// serving API server reads them (built-in APIs, not CRDs).
+	PatchMerge    bool
+	PatchMergeKey string
 	// Merge semantics from markers on the field (or patch strategy tags).
 	ListType   string
 	ListKeys   []string
@@ -199,6 +224,7 @@ const (
 	RefSlice
 	RefMap
 	RefInterface // interface{} / any: arbitrary JSON
+	RefArray     // [N]T: a JSON list of exactly N items
 )
 
 // TypeRef is a type expression as written in a field.
@@ -208,6 +234,7 @@ type TypeRef struct {
 	Named *Type  // RefNamed
 	Elem  *TypeRef
 	Key   *TypeRef // RefMap
+	Len   int64    // RefArray
 }
 
 // Deref strips pointers.
@@ -246,26 +273,35 @@ func OutSubdir(pkgPath string) string {
 const RefApply RefKind = 100
 
 // ApplyRef is the type an apply configuration uses for a field of type r:
-// structs become their apply configurations, and unnamed slices and maps of
-// them become slices and maps of apply configurations. Named slice and map
-// types stay as they are, as applyconfiguration-gen leaves them, so the
-// exported API is the same. Pointers are stripped: the caller decides
-// about the outer pointer.
+// structs become their apply configurations, and slices and maps of them,
+// named or not, become unnamed slices and maps of apply configurations —
+// never the raw struct, whose zero values would be sent and claimed.
+// Named collections of values stay as they are (corev1.ResourceList), as
+// applyconfiguration-gen leaves them. Pointers are stripped: the caller
+// decides about the outer pointer.
 func ApplyRef(r *TypeRef) *TypeRef {
 	r = r.Deref()
 	switch r.Kind {
 	case RefNamed:
-		if r.Named.ApplyConfig != nil {
-			return &TypeRef{Kind: RefApply, Named: r.Named}
+		t := r.Named
+		if t.ApplyConfig != nil {
+			return &TypeRef{Kind: RefApply, Named: t}
+		}
+		switch {
+		case t.KeepRaw:
+		case t.Shape == ShapeSlice && containsApply(t.Elem, map[*Type]bool{t: true}):
+			return &TypeRef{Kind: RefSlice, Elem: ApplyRef(t.Elem)}
+		case t.Shape == ShapeMap && containsApply(t.Elem, map[*Type]bool{t: true}):
+			return &TypeRef{Kind: RefMap, Key: t.Key, Elem: ApplyRef(t.Elem)}
 		}
 		return r
-	case RefSlice:
-		if containsApply(r.Elem) {
-			return &TypeRef{Kind: RefSlice, Elem: ApplyRef(r.Elem)}
+	case RefSlice, RefArray:
+		if containsApply(r.Elem, map[*Type]bool{}) {
+			return &TypeRef{Kind: r.Kind, Len: r.Len, Elem: ApplyRef(r.Elem)}
 		}
 		return r
 	case RefMap:
-		if containsApply(r.Elem) {
+		if containsApply(r.Elem, map[*Type]bool{}) {
 			return &TypeRef{Kind: RefMap, Key: r.Key, Elem: ApplyRef(r.Elem)}
 		}
 		return r
@@ -273,13 +309,22 @@ func ApplyRef(r *TypeRef) *TypeRef {
 	return r
 }
 
-func containsApply(r *TypeRef) bool {
+// containsApply reports whether r holds a struct with an apply
+// configuration; seen ends the walk through recursive named collections.
+func containsApply(r *TypeRef, seen map[*Type]bool) bool {
 	r = r.Deref()
 	switch r.Kind {
 	case RefNamed:
-		return r.Named.ApplyConfig != nil
-	case RefSlice, RefMap:
-		return containsApply(r.Elem)
+		t := r.Named
+		if t.ApplyConfig != nil {
+			return true
+		}
+		if (t.Shape == ShapeSlice || t.Shape == ShapeMap) && !t.KeepRaw && !seen[t] {
+			seen[t] = true
+			return containsApply(t.Elem, seen)
+		}
+	case RefSlice, RefMap, RefArray:
+		return containsApply(r.Elem, seen)
 	}
 	return false
 }

@@ -63,6 +63,9 @@ func Build(u *model.Universe) *smdschema.Schema {
 
 type builder struct {
 	defs map[string]smdschema.TypeDef
+	// crd is set while a struct of a CRD package is defined: its fields
+	// get the semantics controller-gen writes into the CRD.
+	crd bool
 }
 
 // define adds a named definition for struct and value types; named
@@ -95,11 +98,14 @@ func (b *builder) structAtom(t *model.Type, structType string) smdschema.Atom {
 	// controller-gen flattens the embedded schema, map type included, and
 	// the API server merges by that schema. openapi-gen does not.
 	crd := t.GV != nil && t.GV.CRD
+	prev := b.crd
+	b.crd = crd
+	defer func() { b.crd = prev }()
 	if structType == "atomic" || (crd && inlinesAtomic(t, map[*model.Type]bool{})) {
 		m.ElementRelationship = smdschema.Atomic
 	}
 	fields := map[string]smdschema.StructField{}
-	b.collectFields(t, fields, map[*model.Type]bool{})
+	b.collectFields(t, fields)
 	names := make([]string, 0, len(fields))
 	for n := range fields {
 		names = append(names, n)
@@ -111,23 +117,11 @@ func (b *builder) structAtom(t *model.Type, structType string) smdschema.Atom {
 	return smdschema.Atom{Map: m}
 }
 
-// collectFields flattens inline embedded structs into their parent, as JSON does.
-func (b *builder) collectFields(t *model.Type, out map[string]smdschema.StructField, seen map[*model.Type]bool) {
-	if seen[t] {
-		return
-	}
-	seen[t] = true
-	for _, f := range t.Fields {
-		if f.Inline {
-			if r := f.Type.Deref(); r.Kind == model.RefNamed && r.Named.Shape == model.ShapeStruct {
-				b.collectFields(r.Named, out, seen)
-			}
-			continue
-		}
-		if _, dup := out[f.JSONName]; dup {
-			continue // the shallower field wins, as in encoding/json
-		}
-		out[f.JSONName] = smdschema.StructField{Name: f.JSONName, Type: b.fieldRef(f)}
+// collectFields lists the fields encoding/json writes, inline embedded
+// structs flattened into their parent (model.ResolveJSON).
+func (b *builder) collectFields(t *model.Type, out map[string]smdschema.StructField) {
+	for _, f := range t.JSON {
+		out[f.JSONName] = smdschema.StructField{Name: f.JSONName, Type: b.fieldRef(f.Field)}
 	}
 }
 
@@ -186,25 +180,74 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 				return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Boolean)}}
 			}
 			if t.Name.String() == rawExtension {
+				if b.crd {
+					// controller-gen writes an object that preserves unknown
+					// fields: the API server merges it field by field.
+					return named(untypedDeduced)
+				}
 				// An embedded object replaced as a whole, as the Kubernetes
 				// OpenAPI conversion treats RawExtension fields.
 				return named(untypedAtomic)
 			}
 			b.define(t)
 			return named(t.Name.SchemaName())
-		case model.ShapeSlice:
-			if sem.listType == "" {
+		case model.ShapeSlice, model.ShapeMap:
+			if t.Shape == model.ShapeSlice && sem.listType == "" {
 				sem.listType, sem.keys = t.ListType, t.ListKeys
 			}
-			return smdschema.TypeRef{Inlined: smdschema.Atom{List: b.list(t.Elem, sem)}}
-		case model.ShapeMap:
-			if sem.mapType == "" {
+			if t.Shape == model.ShapeMap && sem.mapType == "" {
 				sem.mapType = t.MapType
 			}
-			return smdschema.TypeRef{Inlined: smdschema.Atom{Map: b.mapOf(t.Elem, sem)}}
+			if !recursiveCollection(t) {
+				return smdschema.TypeRef{Inlined: b.collection(t, sem)}
+			}
+			// A collection of itself (type Tree map[string]Tree) cannot be
+			// inlined: it gets a definition of its own.
+			name := t.Name.SchemaName()
+			if _, ok := b.defs[name]; !ok {
+				b.defs[name] = smdschema.TypeDef{Name: name}
+				b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.collection(t, semantics{listType: t.ListType, keys: t.ListKeys, mapType: t.MapType})}
+			}
+			return named(name)
 		}
+	case model.RefArray:
+		return smdschema.TypeRef{Inlined: smdschema.Atom{List: b.list(r.Elem, sem)}}
 	}
 	return named(untypedDeduced)
+}
+
+// collection is the atom of a named slice or map type.
+func (b *builder) collection(t *model.Type, sem semantics) smdschema.Atom {
+	if t.Shape == model.ShapeSlice {
+		return smdschema.Atom{List: b.list(t.Elem, sem)}
+	}
+	return smdschema.Atom{Map: b.mapOf(t.Elem, sem)}
+}
+
+// recursiveCollection reports whether a named slice or map type reaches
+// itself through the elements of named slices and maps.
+func recursiveCollection(t *model.Type) bool {
+	seen := map[*model.Type]bool{}
+	for r := t.Elem; r != nil; {
+		r = r.Deref()
+		switch r.Kind {
+		case model.RefSlice, model.RefMap, model.RefArray:
+			r = r.Elem
+			continue
+		case model.RefNamed:
+			n := r.Named
+			if n == t {
+				return true
+			}
+			if (n.Shape == model.ShapeSlice || n.Shape == model.ShapeMap) && !seen[n] {
+				seen[n] = true
+				r = n.Elem
+				continue
+			}
+		}
+		return false
+	}
+	return false
 }
 
 func (b *builder) list(elem *model.TypeRef, sem semantics) *smdschema.List {

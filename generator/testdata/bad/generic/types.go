@@ -4,7 +4,8 @@ package generic
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 type Spec struct {
-	Name string `json:"name"`
+	Name string      `json:"name"`
+	Box  Box[string] `json:"box"`
 }
 
 // Box is generic.

@@ -1,0 +1,89 @@
+package load
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+// resolveJSON settles, once for every struct type, which fields
+// encoding/json writes (model.ResolveJSON). Two fields of an input type
+// that hide each other are an error at both declarations: the builder
+// would set a field that is never sent.
+func (l *loader) resolveJSON() {
+	names := make([]string, 0, len(l.types))
+	for n := range l.types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := l.types[n]
+		if t.Shape != model.ShapeStruct {
+			continue
+		}
+		var ambiguous [][]model.JSONField
+		t.JSON, ambiguous = model.ResolveJSON(t)
+		if t.GV == nil {
+			continue
+		}
+		for _, tied := range ambiguous {
+			var where []string
+			for _, f := range tied {
+				where = append(where, fieldPath(f)+" ("+f.Pos.String()+")")
+			}
+			for _, f := range tied {
+				l.errs.Add(f.Pos, "rename one of them with a json tag, or tag one so that it dominates: encoding/json drops both",
+					"%s: JSON field %q is declared %d times at the same depth, so encoding/json writes none of them: %s",
+					t.Name.Name, f.JSONName, len(tied), strings.Join(where, ", "))
+			}
+		}
+	}
+}
+
+// fieldPath names a JSON field by the Go fields leading to it (Inner.Name).
+func fieldPath(f model.JSONField) string {
+	parts := make([]string, 0, len(f.Via)+1)
+	for _, v := range f.Via {
+		parts = append(parts, v.GoName)
+	}
+	return strings.Join(append(parts, f.GoName), ".")
+}
+
+// applyPatchTags turns patchStrategy/patchMergeKey tags into list
+// semantics where the serving API server reads them. openapi-gen (built-in
+// and aggregated APIs) falls back to them when a field has no +listType;
+// controller-gen reads markers only, so in CRD packages the list stays
+// atomic, and a warning says so.
+func (l *loader) applyPatchTags() {
+	names := make([]string, 0, len(l.types))
+	for n := range l.types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := l.types[n]
+		for _, f := range t.Fields {
+			if !f.PatchMerge || f.ListType != "" {
+				continue
+			}
+			if t.GV != nil && t.GV.CRD {
+				l.warns.Add(f.Pos, "add +listType=map and +listMapKey="+orName(f.PatchMergeKey)+" (or +listType=atomic) to say what you mean",
+					"%s.%s has patchStrategy:\"merge\" but no +listType: controller-gen ignores patch tags, so the CRD makes the list atomic, and so does ssagen", t.Name.Name, f.GoName)
+				continue
+			}
+			if f.PatchMergeKey != "" {
+				f.ListType, f.ListKeys = "map", []string{f.PatchMergeKey}
+			} else {
+				f.ListType = "set"
+			}
+		}
+	}
+}
+
+func orName(key string) string {
+	if key == "" {
+		return "<key>"
+	}
+	return key
+}
