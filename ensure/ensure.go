@@ -91,11 +91,17 @@ func WithCache(c *SkipCache) Option { return func(o *options) { o.cache = c } }
 // changed (default 10 hours, as controller-runtime's resync period).
 func ReassertAfter(d time.Duration) Option { return func(o *options) { o.reassertAfter = d } }
 
-// MigrateFrom names field managers that wrote the object with Update
-// before this controller switched to apply; on the first apply of an
-// object in this process their ownership moves to the apply manager, so
-// fields the controller no longer sets are pruned. Defaults cover the
-// usual names: "manager", "before-first-apply", "kubectl-client-side-apply".
+// MigrateFrom names former names of THIS controller's field manager: the
+// names it wrote the object with, by Update (or Create), before it
+// switched to apply or was renamed. On the first apply of an object in
+// this process, the fields those managers wrote with Update move to the
+// apply manager, so fields the controller no longer sets are pruned.
+//
+// Without it only the field manager's own name, formerly used with
+// Update, is migrated. Never name a manager other writers use too
+// ("manager", the default of every Kubebuilder binary, or
+// "kubectl-client-side-apply", a person's kubectl apply): their fields
+// would become this controller's, and the next apply would delete them.
 func MigrateFrom(managers ...string) Option {
 	return func(o *options) { o.migrateFrom = append(o.migrateFrom, managers...) }
 }
@@ -113,7 +119,8 @@ func newOptions(opts []Option) *options {
 		blockOwnerDeletion: true,
 		cache:              DefaultCache,
 		reassertAfter:      10 * time.Hour,
-		migrateFrom:        []string{"manager", "before-first-apply", "kubectl-client-side-apply"},
+		// migrateFrom is empty: migrate only ever takes what the field
+		// manager itself wrote with Update, and what MigrateFrom names.
 	}
 	for _, opt := range opts {
 		opt(o)

@@ -374,7 +374,8 @@ func TestEnsure(t *testing.T) {
 
 	t.Run("a field we stop setting disappears, also after migrating from Update", func(t *testing.T) {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Namespace: "default"}, Data: map[string]string{"a": "1", "b": "2"}}
-		if err := e.direct.Create(ctx, cm, client.FieldOwner("manager")); err != nil {
+		// Written with Update by this controller, before it used apply.
+		if err := e.direct.Create(ctx, cm, client.FieldOwner(ensure.DefaultFieldManager)); err != nil {
 			t.Fatal(err)
 		}
 		desired := corev1ac.ConfigMap("legacy", "default").WithData(map[string]string{"a": "1"})
