@@ -19,6 +19,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -174,6 +175,10 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 	if liveErr != nil && !apierrors.IsNotFound(liveErr) {
 		return "", liveErr
 	}
+	// Typed reads may come back without apiVersion and kind (the fake
+	// client and client-go's decoder clear them); the comparison below
+	// needs them as the intent has them.
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	if !exists {
 		o.cache.forget(key) // deleted objects leave the cache
 	}
@@ -206,6 +211,8 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 		applyOpts = append(applyOpts, client.ForceOwnership)
 	}
 	ac := &sent{body: body, into: obj, name: u.GetName(), namespace: u.GetNamespace(), kind: gvk.Kind, apiVersion: u.GetAPIVersion()}
+	var answer sentAnswer
+	ac.answer = &answer
 	start := time.Now()
 	var err error
 	if sub == "status" {
@@ -225,8 +232,35 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 		}
 		return "", err
 	}
+	// The answer is in obj when the client decoded it into ac as
+	// controller-runtime's client does. Other clients (the fake client,
+	// wrappers) may zero ac before decoding into it, or not write the
+	// answer back at all: decode what reached ac, or read the object.
+	written := answer.decoded
+	if !written {
+		switch {
+		case ac.raw != nil:
+			if err := decodeInto(obj, ac.raw); err != nil {
+				o.cache.forget(key)
+				return "", fmt.Errorf("ensure: decoding the answer to the apply of %s %s: %w", kind, u.GetName(), err)
+			}
+			written = true
+		default:
+			if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+				o.cache.forget(key)
+				return "", fmt.Errorf("ensure: reading %s %s after its apply: %w", kind, u.GetName(), err)
+			}
+		}
+	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	o.cache.record(key, hash, obj.GetResourceVersion(), ownedHash(obj, o.fieldManager, sub))
+	owned := uint64(0)
+	if written {
+		owned = ownedHash(obj, o.fieldManager, sub)
+	}
+	// Read back rather than answered, obj may be a cache's older copy:
+	// its managedFields do not vouch for the intent (owned stays 0), so
+	// only its resourceVersion or a comparison can make the next call skip.
+	o.cache.record(key, hash, obj.GetResourceVersion(), owned)
 	res := Configured
 	switch {
 	case !exists:
@@ -277,7 +311,15 @@ type sent struct {
 	body                              []byte
 	into                              client.Object
 	name, namespace, kind, apiVersion string
+	// answer is set by Apply; a client that zeroes the configuration
+	// before decoding into it (the fake client) leaves it nil.
+	answer *sentAnswer
+	// raw is the answer as given to a zeroed sent, to decode afterwards.
+	raw []byte
 }
+
+// sentAnswer records that the answer was decoded into sent.into.
+type sentAnswer struct{ decoded bool }
 
 func (a *sent) IsApplyConfiguration()        {}
 func (a *sent) MarshalJSON() ([]byte, error) { return a.body, nil }
@@ -287,11 +329,27 @@ func (a *sent) GetKind() *string             { return &a.kind }
 func (a *sent) GetAPIVersion() *string       { return &a.apiVersion }
 
 // UnmarshalJSON decodes the answer into a zeroed object: fields the
-// cached copy had and the answer lacks must not survive.
+// cached copy had and the answer lacks must not survive. On a sent that
+// has no object (a client zeroed it first) it keeps a copy of the answer.
 func (a *sent) UnmarshalJSON(b []byte) error {
-	v := reflect.ValueOf(a.into).Elem()
+	if a.into == nil || reflect.ValueOf(a.into).IsNil() {
+		a.raw = append([]byte(nil), b...)
+		return nil
+	}
+	if err := decodeInto(a.into, b); err != nil {
+		return err
+	}
+	if a.answer != nil {
+		a.answer.decoded = true
+	}
+	return nil
+}
+
+// decodeInto zeroes obj and decodes b into it.
+func decodeInto(obj client.Object, b []byte) error {
+	v := reflect.ValueOf(obj).Elem()
 	v.Set(reflect.Zero(v.Type()))
-	return json.Unmarshal(b, a.into)
+	return json.Unmarshal(b, obj)
 }
 
 // setOwner adds owner as the controller owner reference of u.
@@ -303,7 +361,7 @@ func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured
 	if err != nil {
 		return fmt.Errorf("ensure: the owner's kind: %w", err)
 	}
-	namespaced, err := isNamespaced(c, obj, u.GroupVersionKind())
+	namespaced, err := isNamespaced(c, obj, u.GroupVersionKind(), u.GetNamespace() != "")
 	if err != nil {
 		return fmt.Errorf("ensure: is %s namespaced: %w", u.GetKind(), err)
 	}
@@ -316,7 +374,7 @@ func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured
 		}
 	}
 	if owner.GetUID() == "" {
-		return &OwnerError{Reason: fmt.Sprintf("owner %s %s has no UID: pass the object read from the API server", ogvk.Kind, owner.GetName())}
+		return &OwnerError{Reason: fmt.Sprintf("owner %s %s has no UID: pass the object read from the API server (fake client fixtures need metadata.uid)", ogvk.Kind, owner.GetName())}
 	}
 	ref := metav1.OwnerReference{
 		APIVersion: ogvk.GroupVersion().String(), Kind: ogvk.Kind, Name: owner.GetName(), UID: owner.GetUID(),
@@ -345,20 +403,32 @@ type scopeKey struct {
 	gvk    schema.GroupVersionKind
 }
 
-func isNamespaced(c client.Client, obj client.Object, gvk schema.GroupVersionKind) (bool, error) {
+// isNamespaced asks the client's REST mapper whether gvk is namespaced.
+// When the mapper has no mapping for the kind (controller-runtime's fake
+// client has an empty mapper unless given one), the answer is
+// hasNamespace: the kind is taken as namespaced iff the desired object
+// has a namespace. Such a guess is never remembered: only the mapper's
+// own answers are, under that mapper. On a real API server a kind without
+// a mapping cannot be applied anyway; the apply's error says so.
+func isNamespaced(c client.Client, obj client.Object, gvk schema.GroupVersionKind, hasNamespace bool) (bool, error) {
 	mapper := c.RESTMapper()
-	if mapper == nil || !reflect.TypeOf(mapper).Comparable() {
-		return c.IsObjectNamespaced(obj)
-	}
+	cacheable := mapper != nil && reflect.TypeOf(mapper).Comparable()
 	k := scopeKey{mapper: mapper, gvk: gvk}
-	if v, ok := scopes.Load(k); ok {
-		return v.(bool), nil
+	if cacheable {
+		if v, ok := scopes.Load(k); ok {
+			return v.(bool), nil
+		}
 	}
 	namespaced, err := c.IsObjectNamespaced(obj)
+	if meta.IsNoMatchError(err) {
+		return hasNamespace, nil
+	}
 	if err != nil {
 		return false, err
 	}
-	scopes.Store(k, namespaced)
+	if cacheable {
+		scopes.Store(k, namespaced)
+	}
 	return namespaced, nil
 }
 

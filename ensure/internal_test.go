@@ -6,10 +6,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
 
 // TestSatisfies covers the comparison used without a merge schema: every
@@ -111,5 +114,68 @@ func TestSentDecodesIntoZeroedObject(t *testing.T) {
 	}
 	if cm.Labels != nil || cm.Data["old"] != "" || cm.Data["new"] != "y" || cm.ResourceVersion != "7" {
 		t.Errorf("decoded %+v", cm)
+	}
+}
+
+// TestSentOnAZeroedValue: a client that zeroes the configuration before
+// decoding into it (controller-runtime's fake client) must not panic;
+// the answer is kept to decode afterwards.
+func TestSentOnAZeroedValue(t *testing.T) {
+	a := &sent{}
+	b := []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n","resourceVersion":"7"}}`)
+	if err := a.UnmarshalJSON(b); err != nil {
+		t.Fatal(err)
+	}
+	b[0] = 'x' // the decoder's buffer may be reused: the answer is a copy
+	if a.raw == nil || a.raw[0] != '{' {
+		t.Fatalf("answer not kept: %q", a.raw)
+	}
+	var typedNil *corev1.ConfigMap
+	a = &sent{into: typedNil}
+	if err := a.UnmarshalJSON([]byte(`{}`)); err != nil || a.raw == nil {
+		t.Fatalf("typed nil object: %v %q", err, a.raw)
+	}
+	// With an object, it is decoded there and marked so.
+	cm := &corev1.ConfigMap{}
+	answer := &sentAnswer{}
+	a = &sent{into: cm, answer: answer}
+	if err := a.UnmarshalJSON([]byte(`{"metadata":{"name":"n"}}`)); err != nil || cm.Name != "n" || !answer.decoded || a.raw != nil {
+		t.Fatalf("decoded %+v answer %+v raw %q err %v", cm.ObjectMeta, answer, a.raw, err)
+	}
+}
+
+// TestScopeFallbackIsNotRemembered: without a REST mapping, the scope is
+// the intent's (a namespace or not), asked anew each time; a mapper's
+// answer wins over the intent and is remembered under that mapper only.
+func TestScopeFallbackIsNotRemembered(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := corev1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	gvk := corev1.SchemeGroupVersion.WithKind("ConfigMap")
+	empty := meta.NewDefaultRESTMapper(nil)
+	c := fake.NewClientBuilder().WithScheme(s).WithRESTMapper(empty).Build()
+	for _, ns := range []bool{true, false, true} {
+		got, err := isNamespaced(c, &corev1.ConfigMap{}, gvk, ns)
+		if err != nil || got != ns {
+			t.Fatalf("fallback with namespace=%v: %v %v", ns, got, err)
+		}
+	}
+	if _, ok := scopes.Load(scopeKey{mapper: empty, gvk: gvk}); ok {
+		t.Fatal("a fallback answer was remembered under the mapper")
+	}
+	root := meta.NewDefaultRESTMapper(nil)
+	root.Add(gvk, meta.RESTScopeRoot) // says so, whatever the intent
+	c = fake.NewClientBuilder().WithScheme(s).WithRESTMapper(root).Build()
+	if got, err := isNamespaced(c, &corev1.ConfigMap{}, gvk, true); err != nil || got {
+		t.Fatalf("mapper says cluster-scoped: %v %v", got, err)
+	}
+	if v, ok := scopes.Load(scopeKey{mapper: root, gvk: gvk}); !ok || v.(bool) {
+		t.Fatalf("the mapper's answer is not remembered: %v %v", v, ok)
+	}
+	// The empty mapper still falls back.
+	c = fake.NewClientBuilder().WithScheme(s).WithRESTMapper(empty).Build()
+	if got, _ := isNamespaced(c, &corev1.ConfigMap{}, gvk, true); !got {
+		t.Fatal("the other mapper's answer leaked")
 	}
 }
