@@ -28,6 +28,7 @@ var scenarios = []struct {
 }{
 	{name: "multiversion", packages: []string{"./testdata/multiversion/input/v1", "./testdata/multiversion/input/v2"}},
 	{name: "genclient", packages: []string{"./testdata/genclient/input/core"}},
+	{name: "legal", packages: []string{"./testdata/legal/input"}},
 	{name: "external", packages: []string{"./testdata/external/input"},
 		external: module + "/generator/testdata/external/thirdparty:" + module + "/generator/testdata/external/thirdpartyac"},
 }
@@ -178,6 +179,21 @@ func TestBadInput(t *testing.T) {
 		{"no_applyconfig", []string{"./testdata/bad/no_applyconfig"}, "", []string{"Spec.Ref has type k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta, which has no apply configuration", "--external-applyconfigurations=k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta:"}},
 		{"nogroup", []string{"./testdata/bad/nogroup"}, "", []string{"testdata/bad/nogroup/types.go:1:1: package", "has no +groupName marker", "fix: add `// +groupName=<group>`"}},
 		{"dupgv", []string{"./testdata/bad/dupgv/dup1/v1", "./testdata/bad/dupgv/dup2/v1"}, "", []string{`both declare group "bad.example.com" version "v1"`}},
+		{"ambiguous", []string{"./testdata/bad/ambiguous"}, "", []string{
+			`types.go:7:2: Spec: JSON field "name" is declared 2 times at the same depth, so encoding/json writes none of them: A.Name at types.go:7:2, B.Name at types.go:11:2`,
+			`types.go:11:2: Spec: JSON field "name"`}},
+		{"mapkeys", []string{"./testdata/bad/mapkeys"}, "", []string{"types.go:7:2: Spec.Ints is a map with int keys", "types.go:8:2: Spec.Bools is a map with bool keys", "fix: use a string"}},
+		{"crdtags", []string{"./testdata/bad/crdtags"}, "", []string{
+			"types.go:7:2: Spec.Untagged has no json tag", "fix: add a tag such as `json:\"untagged,omitempty\"`",
+			"types.go:8:2: Spec.Nameless has a json tag without a name: controller-gen inlines such a field",
+			"types.go:9:2: Spec has an unexported field",
+			"types.go:10:2: Spec.Float has a float64", "--allow-dangerous-types"}},
+		{"setstructs", []string{"./testdata/bad/setstructs"}, "", []string{
+			"types.go:17:2: +listType=set on Spec.Set, whose items are not scalars",
+			"types.go:20:2: +listMapKey=ref on Spec.ByRef names Item.Ref, which is not a scalar",
+			"types.go:21:2: Spec.Pair has array type [2]string"}},
+		{"dupkind", []string{"./testdata/bad/dupkind"}, "", []string{"types.go:15:6: Thing redeclared in this block (other declaration at types.go:10:6)"}},
+		{"badscope", []string{"./testdata/bad/badscope"}, "", []string{"types.go:14:6: +kubebuilder:resource:scope=Galaxy on Thing: the scope is Namespaced or Cluster"}},
 		{"output_in_input", []string{"./testdata/multiversion/input/v1"}, "testdata/multiversion/input/v1/out", []string{"is inside input package"}},
 		{"output_in_modcache", []string{"./testdata/multiversion/input/v1"}, filepath.Join(goEnv(t, "GOMODCACHE"), "x"), []string{"is inside the module cache"}},
 	}
@@ -245,9 +261,10 @@ func TestAllErrorsAtOnce(t *testing.T) {
 }
 
 // TestGoldenBehaviour runs the tests that live beside the goldens (go test
-// skips testdata folders on its own): Extract on a two-version tree.
+// skips testdata folders on its own): Extract on a two-version tree, and
+// the builders and schema of legal-but-tricky constructs.
 func TestGoldenBehaviour(t *testing.T) {
-	out, err := exec.Command("go", "test", "-count=1", "./testdata/multiversion/want/").CombinedOutput()
+	out, err := exec.Command("go", "test", "-count=1", "./testdata/multiversion/want/", "./testdata/legal/want/").CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s", out)
 	}

@@ -68,6 +68,10 @@ func (e *typeFile) structFields() []jen.Code {
 		tag := jsonTag(f)
 		ref := model.ApplyRef(f.Type)
 		switch {
+		case f.Embedded && f.Inline && f.Type.Kind == model.RefPointer:
+			// A pointer stays a pointer: the embed may be cyclic (A inlines
+			// B, B inlines *A), and a nil one writes nothing.
+			out = append(out, jen.Op("*").Add(typeCode(ref)).Tag(map[string]string{"json": tag}))
 		case f.Embedded && f.Inline:
 			out = append(out, typeCode(ref).Tag(map[string]string{"json": tag}))
 		case f.Embedded:
@@ -121,8 +125,6 @@ func typeCode(r *model.TypeRef) *jen.Statement {
 		return jen.Op("*").Add(typeCode(r.Elem))
 	case model.RefSlice:
 		return jen.Index().Add(typeCode(r.Elem))
-	case model.RefArray:
-		return jen.Index(jen.Lit(int(r.Len))).Add(typeCode(r.Elem))
 	case model.RefMap:
 		return jen.Map(typeCode(r.Key)).Add(typeCode(r.Elem))
 	}
@@ -187,38 +189,37 @@ func (e *typeFile) extract() {
 	)
 	objType := jen.Op("*").Qual(t.Name.Pkg, kind)
 	e.f.Line()
-	comment(e.f, fmt.Sprintf(`Extract%[1]sFrom extracts the applied configuration owned by fieldManager from
+	comment(e.f, fmt.Sprintf(`%[3]s extracts the applied configuration owned by fieldManager from
 %[2]s for the specified subresource. Pass an empty string for subresource to extract
 the main resource. Common subresources include "status", "scale", etc.
 %[2]s must be a unmodified %[1]s API object that was retrieved from the Kubernetes API.
-Extract%[1]sFrom provides a way to perform a extract/modify-in-place/apply workflow.
+%[3]s provides a way to perform a extract/modify-in-place/apply workflow.
 Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
-applied if another fieldManager has updated or force applied any of the previously applied fields.`, kind, obj))
-	e.f.Func().Id("Extract"+kind+"From").Params(jen.Id(obj).Add(objType), jen.Id("fieldManager").String(), jen.Id("subresource").String()).
+applied if another fieldManager has updated or force applied any of the previously applied fields.`, kind, obj, t.Root.Funcs.ExtractFrom))
+	e.f.Func().Id(t.Root.Funcs.ExtractFrom).Params(jen.Id(obj).Add(objType), jen.Id("fieldManager").String(), jen.Id("subresource").String()).
 		Params(jen.Op("*").Id(ac), jen.Error()).Block(body...)
 
 	e.f.Line()
-	comment(e.f, fmt.Sprintf(`Extract%[1]s extracts the applied configuration owned by fieldManager from
+	comment(e.f, fmt.Sprintf(`%[4]s extracts the applied configuration owned by fieldManager from
 %[2]s. If no managedFields are found in %[2]s for fieldManager, a
 %[3]s is returned with only the Name, Namespace (if applicable),
 APIVersion and Kind populated. It is possible that no managed fields were found for because other
 field managers have taken ownership of all the fields previously owned by fieldManager, or because
 the fieldManager never owned fields any fields.
 %[2]s must be a unmodified %[1]s API object that was retrieved from the Kubernetes API.
-Extract%[1]s provides a way to perform a extract/modify-in-place/apply workflow.
+%[4]s provides a way to perform a extract/modify-in-place/apply workflow.
 Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
-applied if another fieldManager has updated or force applied any of the previously applied fields.`, kind, obj, ac))
-	e.f.Func().Id("Extract"+kind).Params(jen.Id(obj).Add(objType.Clone()), jen.Id("fieldManager").String()).
+applied if another fieldManager has updated or force applied any of the previously applied fields.`, kind, obj, ac, t.Root.Funcs.Extract))
+	e.f.Func().Id(t.Root.Funcs.Extract).Params(jen.Id(obj).Add(objType.Clone()), jen.Id("fieldManager").String()).
 		Params(jen.Op("*").Id(ac), jen.Error()).
-		Block(jen.Return(jen.Id("Extract"+kind+"From").Call(jen.Id(obj), jen.Id("fieldManager"), jen.Lit(""))))
+		Block(jen.Return(jen.Id(t.Root.Funcs.ExtractFrom).Call(jen.Id(obj), jen.Id("fieldManager"), jen.Lit(""))))
 
 	for _, sub := range t.Root.Subresources {
-		name := strings.ToUpper(sub[:1]) + sub[1:]
 		e.f.Line()
-		comment(e.f, fmt.Sprintf("Extract%[1]s%[2]s extracts the applied configuration owned by fieldManager from\n%[3]s for the %[4]s subresource.", kind, name, obj, sub))
-		e.f.Func().Id("Extract"+kind+name).Params(jen.Id(obj).Add(objType.Clone()), jen.Id("fieldManager").String()).
+		comment(e.f, fmt.Sprintf("%[1]s extracts the applied configuration owned by fieldManager from\n%[2]s for the %[3]s subresource.", t.Root.Funcs.ExtractSub[sub], obj, sub))
+		e.f.Func().Id(t.Root.Funcs.ExtractSub[sub]).Params(jen.Id(obj).Add(objType.Clone()), jen.Id("fieldManager").String()).
 			Params(jen.Op("*").Id(ac), jen.Error()).
-			Block(jen.Return(jen.Id("Extract"+kind+"From").Call(jen.Id(obj), jen.Id("fieldManager"), jen.Lit(sub))))
+			Block(jen.Return(jen.Id(t.Root.Funcs.ExtractFrom).Call(jen.Id(obj), jen.Id("fieldManager"), jen.Lit(sub))))
 	}
 }
 
@@ -250,12 +251,24 @@ func (s setter) target() *jen.Statement {
 	return st.Dot(s.GoName)
 }
 
-// ensureEmbed is the call that allocates a non-inline embedded pointer first.
+// ensureEmbed allocates the embedded configurations on the way to the
+// field that are held by pointer: a non-inline embed (ObjectMeta), and
+// inline embeds of a pointer.
 func (s setter) ensureEmbed() []jen.Code {
-	if s.embed == nil {
-		return nil
+	var out []jen.Code
+	st := jen.Id("b")
+	if s.embed != nil {
+		out = append(out, jen.Id("b").Dot("ensure"+s.embed.acName+"Exists").Call())
+		st = st.Dot(s.embed.acName)
 	}
-	return []jen.Code{jen.Id("b").Dot("ensure" + s.embed.acName + "Exists").Call()}
+	for _, v := range s.Via {
+		ac := v.Type.Deref().Named.ApplyConfig
+		st = st.Clone().Dot(ac.Name)
+		if v.Type.Kind == model.RefPointer {
+			out = append(out, jen.If(st.Clone().Op("==").Nil()).Block(st.Clone().Op("=").Op("&").Qual(ac.Pkg, ac.Name).Values()))
+		}
+	}
+	return out
 }
 
 // setters lists the fields of t that get a With function, in encoding/json's

@@ -30,7 +30,7 @@ func (l *loader) resolveJSON() {
 		for _, tied := range ambiguous {
 			var where []string
 			for _, f := range tied {
-				where = append(where, fieldPath(f)+" ("+f.Pos.String()+")")
+				where = append(where, fieldPath(f)+" at "+shortPos(f.Pos))
 			}
 			for _, f := range tied {
 				l.errs.Add(f.Pos, "rename one of them with a json tag, or tag one so that it dominates: encoding/json drops both",

@@ -123,6 +123,7 @@ func Load(cfg Config) (*model.Universe, error) {
 			continue
 		}
 		sort.Slice(in.gv.Types, func(i, j int) bool { return in.gv.Types[i].Name.Name < in.gv.Types[j].Name.Name })
+		settleNames(in.gv)
 		u.GroupVersions = append(u.GroupVersions, in.gv)
 	}
 	u.GroupVersions = append(u.GroupVersions, external...)
@@ -182,15 +183,26 @@ func (l *loader) pos(p token.Pos) token.Position { return l.fset.Position(p) }
 
 // addPackageErrors reports what go list and the type checker found.
 func (l *loader) addPackageErrors(p *packages.Package) {
-	for _, e := range p.Errors {
+	for i, e := range p.Errors {
 		// go list's own summary ("# pkg" and the compiler's lines) repeats
-		// the type checker's errors; "too many errors" is no error at all.
-		if strings.HasPrefix(e.Msg, "# ") || e.Msg == "too many errors" {
+		// the type checker's errors; "too many errors" is no error at all;
+		// go/types' "other declaration of X" note joins the error before it.
+		if strings.HasPrefix(e.Msg, "# ") || e.Msg == "too many errors" || strings.HasPrefix(strings.TrimSpace(e.Msg), "other declaration of") {
 			continue
 		}
+		msg := e.Msg
+		if i+1 < len(p.Errors) && strings.HasPrefix(strings.TrimSpace(p.Errors[i+1].Msg), "other declaration of") {
+			msg += " (other declaration at " + shortPos(parsePos(p.Errors[i+1].Pos)) + ")"
+		}
 		pos := parsePos(e.Pos)
-		l.errs.Add(pos, "make the package compile (`go build "+p.PkgPath+"`) and run ssagen again", "%s", e.Msg)
+		l.errs.Add(pos, "make the package compile (`go build "+p.PkgPath+"`) and run ssagen again", "%s", msg)
 	}
+}
+
+// shortPos is file:line:col with the file's base name, for positions
+// quoted inside a message.
+func shortPos(p token.Position) string {
+	return fmt.Sprintf("%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
 }
 
 func parsePos(s string) token.Position {
@@ -334,8 +346,12 @@ func (l *loader) findRoots(in *input) {
 		root := &model.Root{Kind: name, Namespaced: true, Plural: flect.Pluralize(strings.ToLower(name))}
 		if res, ok := vals["kubebuilder:resource"]; ok && len(res) > 0 {
 			if r, ok := res[len(res)-1].(crdmarkers.Resource); ok {
-				if r.Scope == "Cluster" {
+				switch r.Scope {
+				case "", "Namespaced":
+				case "Cluster":
 					root.Namespaced = false
+				default:
+					l.errs.Add(t.Pos, "use scope=Namespaced or scope=Cluster", "+kubebuilder:resource:scope=%s on %s: the scope is Namespaced or Cluster", r.Scope, name)
 				}
 				if r.Path != "" {
 					root.Plural = r.Path
@@ -429,7 +445,11 @@ func (l *loader) parseMarkers(lines []markerLine, target ctmarkers.TargetType) m
 				"invalid marker %s: %v", strings.SplitN(m.text, "=", 2)[0], err)
 			continue
 		}
-		vals[def.Name] = append(vals[def.Name], v)
+		name := def.Name
+		if canonical, ok := aliases[name]; ok {
+			name = canonical
+		}
+		vals[name] = append(vals[name], v)
 	}
 	return vals
 }

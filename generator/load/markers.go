@@ -19,8 +19,24 @@ var registry = func() *ctmarkers.Registry {
 		panic(err)
 	}
 	reg.Define("kubebuilder:object:root", ctmarkers.DescribesType, false)
+	// Declarative-validation spellings that controller-tools v0.23 reads
+	// as aliases of the topology and optionality markers.
+	for _, target := range []ctmarkers.TargetType{ctmarkers.DescribesField, ctmarkers.DescribesType} {
+		reg.Define("k8s:listType", target, markers.ListType(""))
+		reg.Define("k8s:listMapKey", target, markers.ListMapKey(""))
+	}
+	reg.Define("k8s:optional", ctmarkers.DescribesField, struct{}{})
+	reg.Define("k8s:required", ctmarkers.DescribesField, struct{}{})
 	return reg
 }()
+
+// aliases maps marker spellings to the name ssagen reads them by.
+var aliases = map[string]string{
+	"k8s:listType":   "listType",
+	"k8s:listMapKey": "listMapKey",
+	"k8s:optional":   "optional",
+	"k8s:required":   "required",
+}
 
 // markerValues holds the parsed values of one node's markers by name.
 type markerValues map[string][]any

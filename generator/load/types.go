@@ -178,7 +178,13 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 	case *types.Map:
 		return &model.TypeRef{Kind: model.RefMap, Key: l.ref(t.Key(), pos, what, report), Elem: l.ref(t.Elem(), pos, what, report)}
 	case *types.Array:
-		return &model.TypeRef{Kind: model.RefArray, Len: t.Len(), Elem: l.ref(t.Elem(), pos, what, report)}
+		// encoding/json writes an array as a list, but structured-merge-diff's
+		// reflection (Extract, the skip check) panics on Go arrays.
+		if report {
+			l.errs.Add(pos, "use a slice with +kubebuilder:validation:MinItems and MaxItems for a fixed length",
+				"%s has array type %s: Extract and the apply runtime read objects with structured-merge-diff, which cannot handle Go arrays", what, types.TypeString(t, nil))
+		}
+		return &model.TypeRef{Kind: model.RefInterface}
 	case *types.Interface:
 		if report && !l.untypedField {
 			l.unsupported(pos, what, t)

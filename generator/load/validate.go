@@ -58,7 +58,7 @@ func floatIn(r *model.TypeRef, seen map[*model.Type]bool) string {
 		if r.Basic == "float32" || r.Basic == "float64" {
 			return r.Basic
 		}
-	case model.RefPointer, model.RefSlice, model.RefMap, model.RefArray:
+	case model.RefPointer, model.RefSlice, model.RefMap:
 		return floatIn(r.Elem, seen)
 	case model.RefNamed:
 		t := r.Named
@@ -77,7 +77,7 @@ func floatIn(r *model.TypeRef, seen map[*model.Type]bool) string {
 // are strings, and controller-gen refuses other key types.
 func (l *loader) checkMapKeys(what string, pos token.Position, r *model.TypeRef, seen map[*model.Type]bool) {
 	switch r.Kind {
-	case model.RefPointer, model.RefSlice, model.RefArray:
+	case model.RefPointer, model.RefSlice:
 		l.checkMapKeys(what, pos, r.Elem, seen)
 	case model.RefMap:
 		if !isStringish(r.Key) {

@@ -175,6 +175,17 @@ type Root struct {
 	// (or +genclient without +genclient:noStatus), and those named by
 	// +genclient:method=...,subresource=<name>.
 	Subresources []string
+	// Funcs are the names of the kind's Extract functions, settled against
+	// every name of the output package (ExtractWidgetFrom of kind Widget
+	// and ExtractWidgetFrom of kind WidgetFrom cannot both exist).
+	Funcs RootFuncs
+}
+
+// RootFuncs names a kind's Extract functions.
+type RootFuncs struct {
+	Extract     string            // Extract<Kind>
+	ExtractFrom string            // Extract<Kind>From
+	ExtractSub  map[string]string // subresource → Extract<Kind><Subresource>
 }
 
 // Field is one serialised field of a struct.
@@ -224,7 +235,6 @@ const (
 	RefSlice
 	RefMap
 	RefInterface // interface{} / any: arbitrary JSON
-	RefArray     // [N]T: a JSON list of exactly N items
 )
 
 // TypeRef is a type expression as written in a field.
@@ -234,7 +244,6 @@ type TypeRef struct {
 	Named *Type  // RefNamed
 	Elem  *TypeRef
 	Key   *TypeRef // RefMap
-	Len   int64    // RefArray
 }
 
 // Deref strips pointers.
@@ -295,9 +304,9 @@ func ApplyRef(r *TypeRef) *TypeRef {
 			return &TypeRef{Kind: RefMap, Key: t.Key, Elem: ApplyRef(t.Elem)}
 		}
 		return r
-	case RefSlice, RefArray:
+	case RefSlice:
 		if containsApply(r.Elem, map[*Type]bool{}) {
-			return &TypeRef{Kind: r.Kind, Len: r.Len, Elem: ApplyRef(r.Elem)}
+			return &TypeRef{Kind: RefSlice, Elem: ApplyRef(r.Elem)}
 		}
 		return r
 	case RefMap:
@@ -323,7 +332,7 @@ func containsApply(r *TypeRef, seen map[*Type]bool) bool {
 			seen[t] = true
 			return containsApply(t.Elem, seen)
 		}
-	case RefSlice, RefMap, RefArray:
+	case RefSlice, RefMap:
 		return containsApply(r.Elem, seen)
 	}
 	return false

@@ -210,8 +210,6 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 			}
 			return named(name)
 		}
-	case model.RefArray:
-		return smdschema.TypeRef{Inlined: smdschema.Atom{List: b.list(r.Elem, sem)}}
 	}
 	return named(untypedDeduced)
 }
@@ -231,7 +229,7 @@ func recursiveCollection(t *model.Type) bool {
 	for r := t.Elem; r != nil; {
 		r = r.Deref()
 		switch r.Kind {
-		case model.RefSlice, model.RefMap, model.RefArray:
+		case model.RefSlice, model.RefMap:
 			r = r.Elem
 			continue
 		case model.RefNamed:

@@ -1,0 +1,45 @@
+package load
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ssagen/ssagen/generator/model"
+)
+
+// settleNames names the Extract functions of a group version's kinds
+// against every other package-level name of its output package: type
+// names and constructors first (they are the API), then each kind's
+// Extract<Kind>, then the From and subresource variants, in kind order. A
+// name already taken gets a suffix ("Subresource" for the variants,
+// "Object" for Extract<Kind>), so any set of legal kind names compiles.
+func settleNames(gv *model.GroupVersion) {
+	taken := map[string]bool{}
+	for _, t := range gv.Types {
+		taken[t.Name.Name] = true
+		if t.ApplyConfig != nil {
+			taken[t.ApplyConfig.Name] = true
+		}
+	}
+	claim := func(name, suffix string) string {
+		if taken[name] {
+			name += suffix
+		}
+		for i := 2; taken[name]; i++ {
+			name = strings.TrimRight(name, "0123456789") + strconv.Itoa(i)
+		}
+		taken[name] = true
+		return name
+	}
+	kinds := gv.Kinds()
+	for _, k := range kinds {
+		k.Root.Funcs.Extract = claim("Extract"+k.Name.Name, "Object")
+	}
+	for _, k := range kinds {
+		k.Root.Funcs.ExtractFrom = claim("Extract"+k.Name.Name+"From", "Subresource")
+		k.Root.Funcs.ExtractSub = map[string]string{}
+		for _, sub := range k.Root.Subresources {
+			k.Root.Funcs.ExtractSub[sub] = claim("Extract"+k.Name.Name+strings.ToUpper(sub[:1])+sub[1:], "Subresource")
+		}
+	}
+}

@@ -1,0 +1,19 @@
+// +groupName=bad.example.com
+package dupkind
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Spec struct {
+	Name string `json:"name,omitempty"`
+}
+
+type Thing struct{}
+
+// +kubebuilder:object:root=true
+
+// Thing is a kind.
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              Spec `json:"spec,omitempty"`
+}
