@@ -367,14 +367,14 @@ func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured
 	}
 	if owner.GetNamespace() != "" {
 		if !namespaced {
-			return &OwnerError{Reason: fmt.Sprintf("namespaced %s %s/%s cannot own cluster-scoped %s %s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetName())}
+			return &OwnerError{Cause: ErrClusterScopedChild, Reason: fmt.Sprintf("namespaced %s %s/%s cannot own cluster-scoped %s %s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetName())}
 		}
 		if owner.GetNamespace() != u.GetNamespace() {
-			return &OwnerError{Reason: fmt.Sprintf("%s %s/%s cannot own %s %s/%s in another namespace", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetNamespace(), u.GetName())}
+			return &OwnerError{Cause: ErrCrossNamespace, Reason: fmt.Sprintf("%s %s/%s cannot own %s %s/%s in another namespace", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetNamespace(), u.GetName())}
 		}
 	}
 	if owner.GetUID() == "" {
-		return &OwnerError{Reason: fmt.Sprintf("owner %s %s has no UID: pass the object read from the API server (fake client fixtures need metadata.uid)", ogvk.Kind, owner.GetName())}
+		return &OwnerError{Cause: ErrOwnerNoUID, Reason: fmt.Sprintf("owner %s %s has no UID: pass the object read from the API server (fake client fixtures need metadata.uid)", ogvk.Kind, owner.GetName())}
 	}
 	ref := metav1.OwnerReference{
 		APIVersion: ogvk.GroupVersion().String(), Kind: ogvk.Kind, Name: owner.GetName(), UID: owner.GetUID(),
@@ -436,7 +436,7 @@ func isNamespaced(c client.Client, obj client.Object, gvk schema.GroupVersionKin
 func checkController(live client.Object, owner client.Object) error {
 	for _, r := range live.GetOwnerReferences() {
 		if r.Controller != nil && *r.Controller && r.UID != owner.GetUID() {
-			return &OwnerError{Reason: fmt.Sprintf("%s is already controlled by %s %s", live.GetName(), r.Kind, r.Name)}
+			return &OwnerError{Cause: ErrAlreadyControlled, Reason: fmt.Sprintf("%s is already controlled by %s %s", live.GetName(), r.Kind, r.Name)}
 		}
 	}
 	return nil
@@ -453,7 +453,28 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("ensure: %s %s/%s does not exist yet: ensure the object before its status", e.GVK.Kind, e.Namespace, e.Name)
 }
 
-// OwnerError is an owner reference Kubernetes would not honour.
-type OwnerError struct{ Reason string }
+// OwnerError is an owner reference Kubernetes would not honour. Its
+// Cause is one of the Err* sentinels below, for errors.Is:
+//
+//	if errors.Is(err, ensure.ErrAlreadyControlled) { ... }
+type OwnerError struct {
+	Reason string // what is wrong, with the objects' names
+	Cause  error  // ErrClusterScopedChild, ErrCrossNamespace, ErrOwnerNoUID or ErrAlreadyControlled
+}
 
 func (e *OwnerError) Error() string { return "ensure: " + e.Reason }
+
+// Unwrap returns the sentinel cause.
+func (e *OwnerError) Unwrap() error { return e.Cause }
+
+// Causes of an OwnerError.
+var (
+	// ErrClusterScopedChild: a namespaced owner cannot own a cluster-scoped object.
+	ErrClusterScopedChild = errors.New("a namespaced owner cannot own a cluster-scoped object")
+	// ErrCrossNamespace: an owner cannot own an object in another namespace.
+	ErrCrossNamespace = errors.New("an owner cannot own an object in another namespace")
+	// ErrOwnerNoUID: the owner has no UID (not read from the API server).
+	ErrOwnerNoUID = errors.New("the owner has no UID")
+	// ErrAlreadyControlled: the object already has another controller.
+	ErrAlreadyControlled = errors.New("the object is already controlled by another owner")
+)

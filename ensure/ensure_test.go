@@ -329,11 +329,11 @@ func TestEnsure(t *testing.T) {
 		}
 		var oe *ensure.OwnerError
 		_, _, err := gen.EnsureProxy(ctx, e.c, nsOwner, proxy("default", 1))
-		if !errors.As(err, &oe) {
+		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrCrossNamespace) {
 			t.Fatalf("cross-namespace owner: %v", err)
 		}
 		_, _, err = gen.EnsureProject(ctx, e.c, nsOwner, ac.Project("p2"))
-		if !errors.As(err, &oe) {
+		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrClusterScopedChild) {
 			t.Fatalf("namespaced owner of a cluster-scoped object: %v", err)
 		}
 		other := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "p-other"}}
@@ -341,7 +341,7 @@ func TestEnsure(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err = gen.EnsureProxy(ctx, e.c, other, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()))
-		if !errors.As(err, &oe) {
+		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrAlreadyControlled) {
 			t.Fatalf("object controlled by another owner: %v", err)
 		}
 	})

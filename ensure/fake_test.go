@@ -225,11 +225,11 @@ func TestFakeClient(t *testing.T) {
 		c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(nsOwner).Build()
 		var oe *ensure.OwnerError
 		_, _, err := rbacv1ensure.EnsureClusterRole(ctx, c, nsOwner, rbacv1ac.ClusterRole("x"), ensure.WithCache(ensure.NewSkipCache()))
-		if !errors.As(err, &oe) {
+		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrClusterScopedChild) {
 			t.Fatalf("namespaced owner of an object without namespace: %v", err)
 		}
 		_, _, err = corev1ensure.EnsureConfigMap(ctx, c, nsOwner, corev1ac.ConfigMap("x", "other"), ensure.WithCache(ensure.NewSkipCache()))
-		if !errors.As(err, &oe) {
+		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrCrossNamespace) {
 			t.Fatalf("owner in another namespace: %v", err)
 		}
 		if _, res, err := corev1ensure.EnsureConfigMap(ctx, c, nsOwner, corev1ac.ConfigMap("x", "team"), ensure.WithCache(ensure.NewSkipCache())); err != nil || res != ensure.Created {

@@ -2,9 +2,11 @@ package ensure
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // TestSatisfies covers the comparison used without a merge schema: every
@@ -177,5 +181,115 @@ func TestScopeFallbackIsNotRemembered(t *testing.T) {
 	c = fake.NewClientBuilder().WithScheme(s).WithRESTMapper(empty).Build()
 	if got, _ := isNamespaced(c, &corev1.ConfigMap{}, gvk, true); !got {
 		t.Fatal("the other mapper's answer leaked")
+	}
+}
+
+// TestPredicateForgetsInItsOwnCache: a delete event drops the object from
+// the cache the predicate belongs to, and from no other.
+func TestPredicateForgetsInItsOwnCache(t *testing.T) {
+	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "n", name: "x", manager: "m"}
+	other := k
+	other.name = "y"
+	deleted := event.DeleteEvent{Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "x"}}}
+	has := func(c *SkipCache, k cacheKey) bool { return c.seen(k) }
+	saved := DefaultCache
+	t.Cleanup(func() { DefaultCache = saved })
+	DefaultCache = NewSkipCache()
+
+	mine := NewSkipCache()
+	for _, c := range []*SkipCache{mine, DefaultCache} {
+		c.record(k, "h", "1", 0)
+		c.record(other, "h", "1", 0)
+	}
+	if !mine.OwnedFieldsChanged("m", typed.DeducedParseableType).Delete(deleted) {
+		t.Fatal("a delete event was dropped")
+	}
+	if has(mine, k) || !has(mine, other) {
+		t.Errorf("own cache after the delete: x %v y %v, want x gone, y kept", has(mine, k), has(mine, other))
+	}
+	if !has(DefaultCache, k) {
+		t.Error("a predicate of another cache cleared DefaultCache")
+	}
+
+	// The package-level predicate clears DefaultCache (as it is when the
+	// event comes) and no other cache.
+	pred := OwnedFieldsChanged("m", typed.DeducedParseableType)
+	mine.record(k, "h", "1", 0)
+	later := NewSkipCache()
+	later.record(k, "h", "1", 0)
+	DefaultCache = later
+	pred.Delete(deleted)
+	if has(later, k) || !has(mine, k) {
+		t.Errorf("package predicate: DefaultCache has x %v (want false), other cache %v (want true)", has(later, k), has(mine, k))
+	}
+
+	// ForgetDeleted passes every event and forgets on delete.
+	f := mine.ForgetDeleted()
+	if !f.Update(event.UpdateEvent{}) || !f.Create(event.CreateEvent{}) || !f.Generic(event.GenericEvent{}) {
+		t.Error("ForgetDeleted filtered an event")
+	}
+	if !f.Delete(deleted) || has(mine, k) {
+		t.Error("ForgetDeleted did not forget")
+	}
+	// A nil cache forgets nothing and does not panic.
+	if !(*SkipCache)(nil).OwnedFieldsChanged("m", typed.DeducedParseableType).Delete(deleted) {
+		t.Error("nil cache predicate dropped a delete")
+	}
+}
+
+// TestOwnerErrorCauses: each owner error has a sentinel cause for
+// errors.Is, and keeps its message.
+func TestOwnerErrorCauses(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := corev1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := rbacv1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	c := fake.NewClientBuilder().WithScheme(s).Build()
+	nsOwner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "o", Namespace: "a", UID: "u"}}
+	child := func(kind, ns string) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{}
+		u.SetAPIVersion("v1")
+		u.SetKind(kind)
+		if kind == "ClusterRole" {
+			u.SetAPIVersion("rbac.authorization.k8s.io/v1")
+		}
+		u.SetName("c")
+		u.SetNamespace(ns)
+		return u
+	}
+	o := newOptions(nil)
+	cases := []struct {
+		name  string
+		err   error
+		cause error
+		msg   string
+	}{
+		{"cluster-scoped child", setOwner(c, nsOwner, child("ClusterRole", ""), &rbacv1.ClusterRole{}, o), ErrClusterScopedChild, "cannot own cluster-scoped ClusterRole c"},
+		{"other namespace", setOwner(c, nsOwner, child("ConfigMap", "b"), &corev1.ConfigMap{}, o), ErrCrossNamespace, "in another namespace"},
+		{"no UID", setOwner(c, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "o", Namespace: "a"}}, child("ConfigMap", "a"), &corev1.ConfigMap{}, o), ErrOwnerNoUID, "has no UID"},
+		{"another controller", checkController(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c", OwnerReferences: []metav1.OwnerReference{
+			{Kind: "Project", Name: "p", UID: "other", Controller: ptr(true)}}}}, nsOwner), ErrAlreadyControlled, "c is already controlled by Project p"},
+	}
+	all := []error{ErrClusterScopedChild, ErrCrossNamespace, ErrOwnerNoUID, ErrAlreadyControlled}
+	for _, tc := range cases {
+		var oe *OwnerError
+		if !errors.As(tc.err, &oe) {
+			t.Errorf("%s: not an OwnerError: %v", tc.name, tc.err)
+			continue
+		}
+		for _, sentinel := range all {
+			if got := errors.Is(tc.err, sentinel); got != (sentinel == tc.cause) {
+				t.Errorf("%s: errors.Is(%q) = %v", tc.name, sentinel, got)
+			}
+		}
+		if !strings.HasPrefix(tc.err.Error(), "ensure: ") || !strings.Contains(tc.err.Error(), tc.msg) {
+			t.Errorf("%s: message %q", tc.name, tc.err)
+		}
+	}
+	if err := setOwner(c, nsOwner, child("ConfigMap", "a"), &corev1.ConfigMap{}, o); err != nil {
+		t.Errorf("a valid owner: %v", err)
 	}
 }
