@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets lint fuzz bench bench-report bench-smoke bench-gen example
+.PHONY: help generate verify test test-unit envtest-assets oracle-tools lint fuzz bench bench-report bench-smoke bench-gen example
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -24,8 +24,11 @@ lint: ## go vet and gofmt
 test-unit: ## tests that need no API server
 	$(GO) test ./...
 
-test: lint verify envtest-assets ## everything CI runs: lint, verify, all tests on a real kube-apiserver, the benchmark smoke run
-	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
+oracle-tools: ## build controller-gen v0.23 (the differential tests' oracle) into .cache/tools (once)
+	bash hack/oracle-tools.sh
+
+test: lint verify envtest-assets oracle-tools ## everything CI runs: lint, verify, all tests on a real kube-apiserver (with controller-gen as the oracle), the benchmark smoke run
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory bench-smoke
 
 fuzz: ## run each fuzz target for a short while

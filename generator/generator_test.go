@@ -190,8 +190,9 @@ func TestBadInput(t *testing.T) {
 			"types.go:10:2: Spec.Float has a float64", "--allow-dangerous-types"}},
 		{"setstructs", []string{"./testdata/bad/setstructs"}, "", []string{
 			"types.go:17:2: +listType=set on Spec.Set, whose items are not scalars",
-			"types.go:20:2: +listMapKey=ref on Spec.ByRef names Item.Ref, which is not a scalar",
-			"types.go:21:2: Spec.Pair has array type [2]string"}},
+			"types.go:20:2: +listMapKey=ref on Spec.ByRef names Item.Ref, which is not a scalar"}},
+		{"array", []string{"./testdata/bad/array"}, "", []string{"types.go:7:2: Spec.Pair has array type [2]string", "fix: use a slice"}},
+		{"recursivelist", []string{"./testdata/bad/recursivelist"}, "", []string{"types.go:7:2: Spec.Nested has type Nested, which holds itself through a list", "fix: bound the nesting"}},
 		{"dupkind", []string{"./testdata/bad/dupkind"}, "", []string{"types.go:15:6: Thing redeclared in this block (other declaration at types.go:10:6)"}},
 		{"badscope", []string{"./testdata/bad/badscope"}, "", []string{"types.go:14:6: +kubebuilder:resource:scope=Galaxy on Thing: the scope is Namespaced or Cluster"}},
 		{"output_in_input", []string{"./testdata/multiversion/input/v1"}, "testdata/multiversion/input/v1/out", []string{"is inside input package"}},

@@ -50,32 +50,20 @@ func fieldPath(f model.JSONField) string {
 	return strings.Join(append(parts, f.GoName), ".")
 }
 
-// applyPatchTags turns patchStrategy/patchMergeKey tags into list
-// semantics where the serving API server reads them. openapi-gen (built-in
-// and aggregated APIs) falls back to them when a field has no +listType;
-// controller-gen reads markers only, so in CRD packages the list stays
-// atomic, and a warning says so.
-func (l *loader) applyPatchTags() {
-	names := make([]string, 0, len(l.types))
-	for n := range l.types {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		t := l.types[n]
-		for _, f := range t.Fields {
-			if !f.PatchMerge || f.ListType != "" {
-				continue
-			}
-			if t.GV != nil && t.GV.CRD {
-				l.warns.Add(f.Pos, "add +listType=map and +listMapKey="+orName(f.PatchMergeKey)+" (or +listType=atomic) to say what you mean",
-					"%s.%s has patchStrategy:\"merge\" but no +listType: controller-gen ignores patch tags, so the CRD makes the list atomic, and so does ssagen", t.Name.Name, f.GoName)
-				continue
-			}
-			if f.PatchMergeKey != "" {
-				f.ListType, f.ListKeys = "map", []string{f.PatchMergeKey}
-			} else {
-				f.ListType = "set"
+// warnPatchTags warns where a CRD package states list semantics with
+// patch tags only: controller-gen ignores them, so the CRD's list is
+// atomic (model.Field.ListSemantics), whatever the author meant.
+func (l *loader) warnPatchTags() {
+	for _, in := range l.sortedInputs() {
+		if !in.gv.CRD {
+			continue
+		}
+		for _, t := range in.gv.Types {
+			for _, f := range t.Fields {
+				if f.PatchMerge && f.ListType == "" {
+					l.warns.Add(f.Pos, "add +listType=map and +listMapKey="+orName(f.PatchMergeKey)+" (or +listType=atomic) to say what you mean",
+						"%s.%s has patchStrategy:\"merge\" but no +listType: controller-gen ignores patch tags, so the CRD makes the list atomic, and so does ssagen", t.Name.Name, f.GoName)
+				}
 			}
 		}
 	}

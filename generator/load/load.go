@@ -105,7 +105,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	external := l.loadEnsureKinds()
 	l.resolveExternal()
 	l.checkEnsureKinds(external)
-	l.applyPatchTags()
+	l.warnPatchTags()
 	l.resolveJSON()
 	l.validate()
 	for _, in := range l.sortedInputs() {

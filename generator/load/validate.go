@@ -43,6 +43,15 @@ func (l *loader) validateCRDField(t *model.Type, f *model.Field) {
 		l.errs.Add(f.Pos, fmt.Sprintf("name the field in its tag, such as `json:\"%s,omitempty\"`", lowerFirst(f.GoName)),
 			"%s has a json tag without a name: controller-gen inlines such a field into its parent while encoding/json writes it as %q", what, f.GoName)
 	}
+	if r := f.Type.Deref(); r.Kind == model.RefNamed && !f.IsUntyped {
+		if recursive, throughList := r.Named.RecursiveCollection(); throughList {
+			l.errs.Add(f.Pos, "bound the nesting with a struct per level, or mark the field +kubebuilder:pruning:PreserveUnknownFields with +kubebuilder:validation:Schemaless",
+				"%s has type %s, which holds itself through a list: controller-gen writes a list without items for it, which the API server refuses", what, r.Named.Name.Name)
+		} else if recursive {
+			l.warns.Add(f.Pos, "bound the nesting with a struct per level, or mark the field +kubebuilder:pruning:PreserveUnknownFields",
+				"%s has type %s, which holds itself: controller-gen describes one level of it, and the API server prunes what is nested deeper", what, r.Named.Name.Name)
+		}
+	}
 	if !l.cfg.AllowDangerousTypes && !f.IsUntyped {
 		if fl := floatIn(f.Type, map[*model.Type]bool{}); fl != "" {
 			l.errs.Add(f.Pos, "use resource.Quantity or a string, or pass --allow-dangerous-types (controller-gen's crd:allowDangerousTypes=true)",
@@ -129,7 +138,8 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 	what := t.Name.Name + "." + f.GoName
 	ref := f.Type.Deref()
 	// Named slices and maps carry their markers on the type.
-	listType, keys, mapType := f.ListType, f.ListKeys, f.MapType
+	listType, keys := f.ListSemantics(t.GV.CRD)
+	mapType := f.MapType
 	isList, isMap := ref.Kind == model.RefSlice, ref.Kind == model.RefMap
 	var elem *model.TypeRef
 	switch {
@@ -158,7 +168,7 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 		case listType != "atomic" && listType != "set" && listType != "map":
 			l.errs.Add(f.Pos, "use +listType=atomic, set or map", "+listType=%s on %s is not a list type", listType, what)
 		case listType == "map":
-			l.validateListMap(what, f, elem, keys)
+			l.validateListMap(what, f, elem, keys, t.GV.CRD)
 		}
 	}
 	if len(keys) > 0 && listType != "map" && listType != "" {
@@ -184,7 +194,7 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 	l.checkApplyConfig(what, f.Pos, f.Type)
 }
 
-func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRef, keys []string) {
+func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRef, keys []string, crd bool) {
 	e := elem.Deref()
 	if e.Kind != model.RefNamed || e.Named.Shape != model.ShapeStruct || len(e.Named.Fields) == 0 {
 		l.errs.Add(f.Pos, "use +listType=set for a list of scalars, or make the items structs", "+listType=map on %s, whose items are not structs", what)
@@ -210,8 +220,13 @@ func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRe
 			}
 			l.errs.Add(f.Pos, fmt.Sprintf("name one of the JSON fields of %s: %s", e.Named.Name.Name, strings.Join(sortStrings(names), ", ")),
 				"+listMapKey=%s on %s: %s has no field with JSON name %q", k, what, e.Named.Name.Name, k)
-		case kf.Optional && !kf.HasDefault:
+		case kf.Optional && !kf.HasDefault && crd:
+			// The API server refuses such a CRD.
 			l.errs.Add(kf.Pos, "make the key field required, or give it a +default", "+listMapKey=%s on %s names optional field %s.%s: every item must carry its key", k, what, e.Named.Name.Name, kf.GoName)
+		case kf.Optional && !kf.HasDefault:
+			// Built-in APIs do this (core/v1 ServiceAccount.Secrets); an item
+			// without its key is refused only when it is sent.
+			l.warns.Add(kf.Pos, "make the key field required, or give it a default", "+listMapKey=%s on %s names optional field %s.%s: an item without it cannot be applied", k, what, e.Named.Name.Name, kf.GoName)
 		}
 	}
 }

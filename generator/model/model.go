@@ -337,3 +337,50 @@ func containsApply(r *TypeRef, seen map[*Type]bool) bool {
 	}
 	return false
 }
+
+// ListSemantics is the field's list type and keys as the serving API
+// server reads them: markers first; patch tags (patchStrategy:"merge",
+// patchMergeKey) only where openapi-gen publishes the schema (crd false),
+// since controller-gen ignores them.
+func (f *Field) ListSemantics(crd bool) (string, []string) {
+	if f.ListType != "" || crd || !f.PatchMerge {
+		return f.ListType, f.ListKeys
+	}
+	if f.PatchMergeKey != "" {
+		return "map", []string{f.PatchMergeKey}
+	}
+	return "set", nil
+}
+
+// RecursiveCollection reports whether a named slice or map type holds
+// itself through the elements of slices and maps (type Tree
+// map[string]Tree), and whether a list is on the way.
+func (t *Type) RecursiveCollection() (recursive, throughList bool) {
+	if t.Shape != ShapeSlice && t.Shape != ShapeMap {
+		return false, false
+	}
+	throughList = t.Shape == ShapeSlice
+	seen := map[*Type]bool{}
+	for r := t.Elem; r != nil; {
+		r = r.Deref()
+		switch r.Kind {
+		case RefSlice, RefMap:
+			throughList = throughList || r.Kind == RefSlice
+			r = r.Elem
+			continue
+		case RefNamed:
+			n := r.Named
+			if n == t {
+				return true, throughList
+			}
+			if (n.Shape == ShapeSlice || n.Shape == ShapeMap) && !seen[n] {
+				seen[n] = true
+				throughList = throughList || n.Shape == ShapeSlice
+				r = n.Elem
+				continue
+			}
+		}
+		return false, false
+	}
+	return false, false
+}

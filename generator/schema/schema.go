@@ -39,7 +39,7 @@ func YAML(u *model.Universe) (string, error) {
 
 // Build returns the schema of every type in the universe.
 func Build(u *model.Universe) *smdschema.Schema {
-	b := &builder{defs: map[string]smdschema.TypeDef{}}
+	b := &builder{defs: map[string]smdschema.TypeDef{}, differs: map[*model.Type]bool{}}
 	names := make([]string, 0, len(u.Types))
 	for k := range u.Types {
 		names = append(names, k)
@@ -63,9 +63,11 @@ func Build(u *model.Universe) *smdschema.Schema {
 
 type builder struct {
 	defs map[string]smdschema.TypeDef
-	// crd is set while a struct of a CRD package is defined: its fields
+	// crd is set while a struct described by a CRD is defined: its fields
 	// get the semantics controller-gen writes into the CRD.
 	crd bool
+	// differs memoizes differsInCRD.
+	differs map[*model.Type]bool
 }
 
 // define adds a named definition for struct and value types; named
@@ -85,19 +87,34 @@ func (b *builder) define(t *model.Type) {
 	}
 }
 
+// crdSuffix names the definition of an external type as a CRD has it.
+const crdSuffix = ".crd"
+
 // defineStruct adds a struct's definition. A placeholder goes in first:
 // types may be recursive.
 func (b *builder) defineStruct(name string, t *model.Type, structType string) {
 	b.defs[name] = smdschema.TypeDef{Name: name}
-	b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, structType)}
+	b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, structType, t.GV != nil && t.GV.CRD)}
 }
 
-func (b *builder) structAtom(t *model.Type, structType string) smdschema.Atom {
+// atomicVariant names (and defines once) the atomic form of a struct that
+// a +structType=atomic field makes atomic.
+func (b *builder) atomicVariant(t *model.Type, base string, crd bool) string {
+	name := base + ".atomic"
+	if _, ok := b.defs[name]; !ok {
+		b.defs[name] = smdschema.TypeDef{Name: name}
+		b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, "atomic", crd)}
+	}
+	return name
+}
+
+// structAtom is a struct's atom; crd says whether the struct is described
+// by a CRD (controller-gen's semantics) or by OpenAPI (openapi-gen's).
+func (b *builder) structAtom(t *model.Type, structType string, crd bool) smdschema.Atom {
 	m := &smdschema.Map{}
 	// In a CRD an inline embedded atomic struct makes its parent atomic:
 	// controller-gen flattens the embedded schema, map type included, and
 	// the API server merges by that schema. openapi-gen does not.
-	crd := t.GV != nil && t.GV.CRD
 	prev := b.crd
 	b.crd = crd
 	defer func() { b.crd = prev }()
@@ -132,7 +149,8 @@ func (b *builder) fieldRef(f *model.Field) smdschema.TypeRef {
 		}
 		return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Untyped)}}
 	}
-	sem := semantics{listType: f.ListType, keys: f.ListKeys, mapType: f.MapType, structType: f.StructType}
+	listType, keys := f.ListSemantics(b.crd)
+	sem := semantics{listType: listType, keys: keys, mapType: f.MapType, structType: f.StructType}
 	return b.ref(f.Type, sem)
 }
 
@@ -161,13 +179,23 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 		t := r.Named
 		switch t.Shape {
 		case model.ShapeStruct:
-			b.define(t)
-			if sem.structType == "atomic" && t.StructType != "atomic" {
-				name := t.Name.SchemaName() + ".atomic"
+			if b.crd && t.GV == nil && b.differsInCRD(t) {
+				// An external type (corev1.PodTemplateSpec) inside a CRD: the
+				// CRD carries controller-gen's semantics for it, which are not
+				// its OpenAPI ones, so it gets a definition of its own.
+				name := t.Name.SchemaName() + crdSuffix
 				if _, ok := b.defs[name]; !ok {
-					b.defineStruct(name, t, "atomic")
+					b.defs[name] = smdschema.TypeDef{Name: name}
+					b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, t.StructType, true)}
+				}
+				if sem.structType == "atomic" && t.StructType != "atomic" {
+					return named(b.atomicVariant(t, name, true))
 				}
 				return named(name)
+			}
+			b.define(t)
+			if sem.structType == "atomic" && t.StructType != "atomic" {
+				return named(b.atomicVariant(t, t.Name.SchemaName(), t.GV != nil && t.GV.CRD))
 			}
 			return named(t.Name.SchemaName())
 		case model.ShapeValue:
@@ -198,7 +226,7 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 			if t.Shape == model.ShapeMap && sem.mapType == "" {
 				sem.mapType = t.MapType
 			}
-			if !recursiveCollection(t) {
+			if recursive, _ := t.RecursiveCollection(); !recursive {
 				return smdschema.TypeRef{Inlined: b.collection(t, sem)}
 			}
 			// A collection of itself (type Tree map[string]Tree) cannot be
@@ -220,32 +248,6 @@ func (b *builder) collection(t *model.Type, sem semantics) smdschema.Atom {
 		return smdschema.Atom{List: b.list(t.Elem, sem)}
 	}
 	return smdschema.Atom{Map: b.mapOf(t.Elem, sem)}
-}
-
-// recursiveCollection reports whether a named slice or map type reaches
-// itself through the elements of named slices and maps.
-func recursiveCollection(t *model.Type) bool {
-	seen := map[*model.Type]bool{}
-	for r := t.Elem; r != nil; {
-		r = r.Deref()
-		switch r.Kind {
-		case model.RefSlice, model.RefMap:
-			r = r.Elem
-			continue
-		case model.RefNamed:
-			n := r.Named
-			if n == t {
-				return true
-			}
-			if (n.Shape == model.ShapeSlice || n.Shape == model.ShapeMap) && !seen[n] {
-				seen[n] = true
-				r = n.Elem
-				continue
-			}
-		}
-		return false
-	}
-	return false
 }
 
 func (b *builder) list(elem *model.TypeRef, sem semantics) *smdschema.List {
@@ -320,6 +322,50 @@ func inlinesAtomic(t *model.Type, seen map[*model.Type]bool) bool {
 			if r.Named.StructType == "atomic" || inlinesAtomic(r.Named, seen) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// differsInCRD reports whether an external struct's semantics inside a CRD
+// differ from its OpenAPI ones anywhere below it: an inline embedded
+// atomic struct (controller-gen makes the parent atomic), a list stated by
+// patch tags only (atomic in a CRD), or a RawExtension (granular in a CRD).
+func (b *builder) differsInCRD(t *model.Type) bool {
+	if d, ok := b.differs[t]; ok {
+		return d
+	}
+	b.differs[t] = false // cycles add nothing
+	d := inlinesAtomic(t, map[*model.Type]bool{}) && t.StructType != "atomic"
+	for _, f := range t.Fields {
+		if d {
+			break
+		}
+		if f.PatchMerge && f.ListType == "" {
+			d = true
+			break
+		}
+		d = b.refDiffersInCRD(f.Type, map[*model.Type]bool{})
+	}
+	b.differs[t] = d
+	return d
+}
+
+func (b *builder) refDiffersInCRD(r *model.TypeRef, seen map[*model.Type]bool) bool {
+	r = r.Deref()
+	switch r.Kind {
+	case model.RefSlice, model.RefMap:
+		return b.refDiffersInCRD(r.Elem, seen)
+	case model.RefNamed:
+		t := r.Named
+		switch {
+		case t.Name.String() == rawExtension:
+			return true
+		case t.Shape == model.ShapeStruct && t.GV == nil:
+			return b.differsInCRD(t)
+		case (t.Shape == model.ShapeSlice || t.Shape == model.ShapeMap) && !seen[t]:
+			seen[t] = true
+			return b.refDiffersInCRD(t.Elem, seen)
 		}
 	}
 	return false

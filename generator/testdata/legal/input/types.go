@@ -42,9 +42,6 @@ type SubMap map[string]Sub
 // Tree is a map of itself.
 type Tree map[string]Tree
 
-// Nested is a list of itself.
-type Nested []Nested
-
 // Ring inlines Link, which inlines *Ring: a cyclic inline embed.
 type Ring struct {
 	Link  `json:",inline"`
@@ -75,7 +72,6 @@ type WidgetSpec struct {
 	Items  Items  `json:"items,omitempty"`
 	Subs   SubMap `json:"subs,omitempty"`
 	Tree   Tree   `json:"tree,omitempty"`
-	Nested Nested `json:"nested,omitempty"`
 	Ring   *Ring  `json:"ring,omitempty"`
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:pruning:PreserveUnknownFields

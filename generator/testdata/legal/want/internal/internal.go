@@ -75,11 +75,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-- name: com.github.ssagen.ssagen.generator.testdata.legal.input.Nested
-  list:
-    elementType:
-      namedType: com.github.ssagen.ssagen.generator.testdata.legal.input.Nested
-    elementRelationship: atomic
 - name: com.github.ssagen.ssagen.generator.testdata.legal.input.Ring
   map:
     fields:
@@ -167,9 +162,6 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - name
-    - name: nested
-      type:
-        namedType: com.github.ssagen.ssagen.generator.testdata.legal.input.Nested
     - name: ports
       type:
         list:

@@ -16,7 +16,6 @@ type WidgetSpecApplyConfiguration struct {
 	Items  []ItemApplyConfiguration         `json:"items,omitempty"`
 	Subs   map[string]SubApplyConfiguration `json:"subs,omitempty"`
 	Tree   *legalinput.Tree                 `json:"tree,omitempty"`
-	Nested *legalinput.Nested               `json:"nested,omitempty"`
 	Ring   *RingApplyConfiguration          `json:"ring,omitempty"`
 	Any    map[string]interface{}           `json:"any,omitempty"`
 	Free   *interface{}                     `json:"free,omitempty"`
@@ -71,14 +70,6 @@ func (b *WidgetSpecApplyConfiguration) WithSubs(entries map[string]SubApplyConfi
 // If called multiple times, the Tree field is set to the value of the last call.
 func (b *WidgetSpecApplyConfiguration) WithTree(value legalinput.Tree) *WidgetSpecApplyConfiguration {
 	b.Tree = &value
-	return b
-}
-
-// WithNested sets the Nested field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the Nested field is set to the value of the last call.
-func (b *WidgetSpecApplyConfiguration) WithNested(value legalinput.Nested) *WidgetSpecApplyConfiguration {
-	b.Nested = &value
 	return b
 }
 

@@ -1,0 +1,244 @@
+package generator_test
+
+// The differential test bed: every API of the catalogue goes through
+// controller-gen (the version Kubebuilder scaffolds, built by
+// hack/oracle-tools.sh) and a real kube-apiserver's CRD validation, the
+// oracle of what is legal, and through ssagen. When the oracle accepts,
+// ssagen must generate, and its merge schema must carry the list, map and
+// struct semantics of the CRD field by field; when it refuses, ssagen must
+// exit with an error. A case may differ only as listed in deliberate, each
+// with its reason (the README's table says the same).
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/ssagen/ssagen/generator"
+	"github.com/ssagen/ssagen/generator/model"
+	ssaschema "github.com/ssagen/ssagen/generator/schema"
+	"github.com/ssagen/ssagen/internal/testenv"
+)
+
+// deliberate are the cases where ssagen refuses what the oracle accepts.
+var deliberate = map[string]string{
+	"bad/ambiguous": "encoding/json writes neither of two fields with one JSON name at one depth: the CRD would have a field no Go client can set",
+	"bad/array":     "a Go array is a list to controller-gen, but structured-merge-diff's reflection (Extract, the skip check) panics on it",
+	"bad/dupkind":   "the package does not compile; controller-gen still writes a CRD from one of the two declarations",
+}
+
+// oracleCases are the catalogue: single-package APIs that either tool can load.
+func oracleCases(t *testing.T) []string {
+	var out []string
+	for _, glob := range []string{"testdata/bad/*", "testdata/oracle/*", "testdata/legal/input"} {
+		dirs, _ := filepath.Glob(glob)
+		for _, d := range dirs {
+			if files, _ := filepath.Glob(filepath.Join(d, "*.go")); len(files) > 0 {
+				out = append(out, strings.TrimPrefix(d, "testdata/"))
+			}
+		}
+	}
+	sort.Strings(out)
+	if len(out) < 20 {
+		t.Fatalf("only %d cases in the catalogue", len(out))
+	}
+	return out
+}
+
+func TestOracle(t *testing.T) {
+	cg := os.Getenv("SSAGEN_ORACLE")
+	if cg == "" {
+		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
+			t.Fatal("SSAGEN_ORACLE is not set: `make test` sets it to the controller-gen hack/oracle-tools.sh builds")
+		}
+		t.Skip("SSAGEN_ORACLE is not set (make test builds controller-gen and sets it)")
+	}
+	cfg := testenv.Start(t)
+	crds, err := apiextensionsclient.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range oracleCases(t) {
+		t.Run(c, func(t *testing.T) {
+			legal, why, docs := oracle(t, cg, crds, "./testdata/"+c)
+			u, genErr := generator.Load(&generator.Config{Packages: []string{"./testdata/" + c}, OutputDir: t.TempDir(), OutputPkg: "example.com/out"})
+			if reason, ok := deliberate[c]; ok {
+				if !legal || genErr == nil {
+					t.Fatalf("listed as a deliberate difference (%s), but the oracle says legal=%v and ssagen's error is %v", reason, legal, genErr)
+				}
+				return
+			}
+			switch {
+			case legal && genErr != nil:
+				t.Fatalf("controller-gen and the API server accept this API; ssagen refuses it:\n%v", genErr)
+			case !legal && genErr == nil:
+				t.Fatalf("the oracle refuses this API (%s); ssagen generates it", why)
+			case !legal:
+				return
+			}
+			s := ssaschema.Build(u)
+			for _, crd := range docs {
+				compareCRD(t, u, s, crd)
+			}
+		})
+	}
+}
+
+// oracle runs controller-gen on the package and creates its CRDs on the
+// API server: legal when both accept.
+func oracle(t *testing.T, cg string, crds apiextensionsclient.Interface, pkg string) (bool, string, []*apiextensionsv1.CustomResourceDefinition) {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command(cg, "crd", "paths="+pkg, "output:crd:dir="+dir).CombinedOutput()
+	if err != nil {
+		return false, "controller-gen: " + firstLine(string(out)), nil
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	var docs []*apiextensionsv1.CustomResourceDefinition
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.Unmarshal(b, crd); err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		if _, err := crds.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, crd, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
+			return false, "kube-apiserver: " + firstLine(err.Error()), nil
+		}
+		docs = append(docs, crd)
+	}
+	if len(docs) == 0 {
+		return false, "controller-gen wrote no CRD", nil
+	}
+	return true, "", docs
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// compareCRD walks each version's schema beside ssagen's schema of the kind.
+func compareCRD(t *testing.T, u *model.Universe, s *schema.Schema, crd *apiextensionsv1.CustomResourceDefinition) {
+	t.Helper()
+	for _, v := range crd.Spec.Versions {
+		var kind *model.Type
+		for _, gv := range u.GroupVersions {
+			for _, k := range gv.Kinds() {
+				if gv.Group == crd.Spec.Group && k.Name.Name == crd.Spec.Names.Kind {
+					kind = k
+				}
+			}
+		}
+		if kind == nil {
+			t.Errorf("ssagen has no kind %s of group %s", crd.Spec.Names.Kind, crd.Spec.Group)
+			continue
+		}
+		if want := map[bool]apiextensionsv1.ResourceScope{true: apiextensionsv1.NamespaceScoped, false: apiextensionsv1.ClusterScoped}[kind.Root.Namespaced]; crd.Spec.Scope != want {
+			t.Errorf("%s: the CRD is %s, ssagen's kind %s", kind.Name.Name, crd.Spec.Scope, want)
+		}
+		name := kind.Name.SchemaName()
+		w := &walker{t: t, s: s}
+		w.walk(kind.Name.Name+"("+v.Name+")", v.Schema.OpenAPIV3Schema, schema.TypeRef{NamedType: &name}, true)
+	}
+}
+
+type walker struct {
+	t *testing.T
+	s *schema.Schema
+}
+
+func (w *walker) walk(path string, p *apiextensionsv1.JSONSchemaProps, tr schema.TypeRef, root bool) {
+	if p == nil {
+		return
+	}
+	atom, ok := w.s.Resolve(tr)
+	if !ok {
+		w.t.Errorf("%s: ssagen's schema has no type for it", path)
+		return
+	}
+	if p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields || p.XIntOrString || p.XEmbeddedResource {
+		if atom.Scalar == nil || *atom.Scalar != schema.Untyped {
+			if !(atom.Map != nil && atom.Map.ElementType.NamedType != nil) && !(tr.NamedType != nil && strings.HasPrefix(*tr.NamedType, "__untyped")) {
+				w.t.Errorf("%s: the CRD holds any JSON here; ssagen's schema does not (%+v)", path, atom)
+			}
+		}
+		return
+	}
+	switch p.Type {
+	case "array":
+		if atom.List == nil {
+			w.t.Errorf("%s: the CRD has a list; ssagen's schema does not", path)
+			return
+		}
+		want := schema.Atomic
+		if p.XListType != nil && (*p.XListType == "set" || *p.XListType == "map") {
+			want = schema.Associative
+		}
+		if atom.List.ElementRelationship != want {
+			w.t.Errorf("%s: the CRD's list is %s, ssagen's %s", path, listType(p), atom.List.ElementRelationship)
+		}
+		if fmt.Sprint(p.XListMapKeys) != fmt.Sprint(nilIfEmpty(atom.List.Keys)) {
+			w.t.Errorf("%s: the CRD's list-map keys are %v, ssagen's %v", path, p.XListMapKeys, atom.List.Keys)
+		}
+		if p.Items != nil {
+			w.walk(path+"[]", p.Items.Schema, atom.List.ElementType, false)
+		}
+	case "object":
+		if atom.Map == nil {
+			w.t.Errorf("%s: the CRD has an object; ssagen's schema does not", path)
+			return
+		}
+		atomic := p.XMapType != nil && *p.XMapType == "atomic"
+		if atomic != (atom.Map.ElementRelationship == schema.Atomic) {
+			w.t.Errorf("%s: the CRD's map-type is %v, ssagen's %s", path, p.XMapType, atom.Map.ElementRelationship)
+		}
+		for name, prop := range p.Properties {
+			if root && name == "metadata" {
+				continue // the API server's own ObjectMeta schema
+			}
+			f, ok := atom.Map.FindField(name)
+			if !ok {
+				w.t.Errorf("%s.%s: in the CRD, not in ssagen's schema", path, name)
+				continue
+			}
+			w.walk(path+"."+name, &prop, f.Type, false)
+		}
+		for _, f := range atom.Map.Fields {
+			if _, ok := p.Properties[f.Name]; !ok && len(p.Properties) > 0 {
+				w.t.Errorf("%s.%s: in ssagen's schema, not in the CRD", path, f.Name)
+			}
+		}
+		if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
+			w.walk(path+"{}", p.AdditionalProperties.Schema, atom.Map.ElementType, false)
+		}
+	}
+}
+
+func listType(p *apiextensionsv1.JSONSchemaProps) string {
+	if p.XListType == nil {
+		return "atomic"
+	}
+	return *p.XListType
+}
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
