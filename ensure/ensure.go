@@ -211,8 +211,6 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 		applyOpts = append(applyOpts, client.ForceOwnership)
 	}
 	ac := &sent{body: body, into: obj, name: u.GetName(), namespace: u.GetNamespace(), kind: gvk.Kind, apiVersion: u.GetAPIVersion()}
-	var answer sentAnswer
-	ac.answer = &answer
 	start := time.Now()
 	var err error
 	if sub == "status" {
@@ -236,7 +234,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 	// controller-runtime's client does. Other clients (the fake client,
 	// wrappers) may zero ac before decoding into it, or not write the
 	// answer back at all: decode what reached ac, or read the object.
-	written := answer.decoded
+	written := ac.decoded
 	if !written {
 		switch {
 		case ac.raw != nil:
@@ -311,15 +309,12 @@ type sent struct {
 	body                              []byte
 	into                              client.Object
 	name, namespace, kind, apiVersion string
-	// answer is set by Apply; a client that zeroes the configuration
-	// before decoding into it (the fake client) leaves it nil.
-	answer *sentAnswer
-	// raw is the answer as given to a zeroed sent, to decode afterwards.
-	raw []byte
+	// decoded: the answer was decoded into into. A client that zeroes
+	// the configuration before decoding into it (the fake client) leaves
+	// it false, and the answer in raw, to decode afterwards.
+	decoded bool
+	raw     []byte
 }
-
-// sentAnswer records that the answer was decoded into sent.into.
-type sentAnswer struct{ decoded bool }
 
 func (a *sent) IsApplyConfiguration()        {}
 func (a *sent) MarshalJSON() ([]byte, error) { return a.body, nil }
@@ -339,9 +334,7 @@ func (a *sent) UnmarshalJSON(b []byte) error {
 	if err := decodeInto(a.into, b); err != nil {
 		return err
 	}
-	if a.answer != nil {
-		a.answer.decoded = true
-	}
+	a.decoded = true
 	return nil
 }
 
