@@ -26,7 +26,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ssagen/ssagen/generator"
+	"github.com/ssagen/ssagen/generator/load"
 	"github.com/ssagen/ssagen/generator/model"
+	"github.com/ssagen/ssagen/generator/output"
 	ssaschema "github.com/ssagen/ssagen/generator/schema"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
@@ -69,6 +71,12 @@ func TestOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every accepted case's output must compile: it is written below the
+	// module (git ignores the folder) and vetted at the end.
+	outRoot := filepath.Join("testdata", "oracleout")
+	os.RemoveAll(outRoot)
+	t.Cleanup(func() { os.RemoveAll(outRoot) })
+	generated := 0
 	for _, c := range oracleCases(t) {
 		t.Run(c, func(t *testing.T) {
 			legal, why, docs := oracle(t, cg, crds, "./testdata/"+c)
@@ -91,7 +99,20 @@ func TestOracle(t *testing.T) {
 			for _, crd := range docs {
 				compareCRD(t, u, s, crd)
 			}
+			name := strings.NewReplacer("/", "_", "-", "_").Replace(c)
+			gcfg := generator.Config{Packages: []string{"./testdata/" + c}, OutputDir: filepath.Join(outRoot, name),
+				OutputPkg: module + "/generator/testdata/oracleout/" + name, Ensure: true}
+			if err := generator.Generate(gcfg, output.Disk{Dir: generator.OutputDir(gcfg)}); err != nil {
+				t.Fatal(err)
+			}
+			generated++
 		})
+	}
+	if generated == 0 {
+		t.Fatal("no case of the catalogue generated")
+	}
+	if out, err := exec.Command("go", "vet", "./"+filepath.ToSlash(outRoot)+"/...").CombinedOutput(); err != nil {
+		t.Fatalf("the output of an accepted case does not compile:\n%s", out)
 	}
 }
 
@@ -241,4 +262,71 @@ func nilIfEmpty(s []string) []string {
 		return nil
 	}
 	return s
+}
+
+// semanticMarkers are the markers of the oracle that decide what ssagen
+// generates or how the API server merges: ssagen must read every one.
+var semanticMarkers = []string{
+	"groupName package", "versionName package",
+	"kubebuilder:resource type", "kubebuilder:subresource:status type",
+	"listType field", "listType type", "listMapKey field", "listMapKey type",
+	"k8s:listType field", "k8s:listType type", "k8s:listMapKey field", "k8s:listMapKey type",
+	"mapType field", "mapType type", "structType field", "structType type",
+	"optional field", "k8s:optional field", "required field", "k8s:required field",
+	"kubebuilder:validation:Optional field", "kubebuilder:default field",
+	"kubebuilder:pruning:PreserveUnknownFields field", "kubebuilder:validation:XPreserveUnknownFields field",
+	"kubebuilder:validation:EmbeddedResource field", "kubebuilder:validation:XEmbeddedResource field",
+	"kubebuilder:validation:Schemaless field", "kubebuilder:validation:XIntOrString field",
+}
+
+// TestMarkerSet fails when the oracle's marker set changes (a new
+// controller-tools): testdata/oracle/markers.txt is what was reviewed
+// (go test -run TestMarkerSet -update rewrites it), and every marker that
+// changes generation or merging must parse in ssagen.
+func TestMarkerSet(t *testing.T) {
+	cg := os.Getenv("SSAGEN_ORACLE")
+	if cg == "" {
+		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
+			t.Fatal("SSAGEN_ORACLE is not set")
+		}
+		t.Skip("SSAGEN_ORACLE is not set")
+	}
+	out, err := exec.Command(cg, "crd", "-w").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s crd -w: %v\n%s", cg, err, out)
+	}
+	set := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || !strings.HasPrefix(f[0], "+") {
+			continue
+		}
+		name := strings.TrimPrefix(f[0], "+")
+		if i := strings.IndexAny(name, "=["); i >= 0 {
+			name = name[:i]
+		}
+		set[name+" "+f[1]] = true
+	}
+	var got []string
+	for k := range set {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	golden := filepath.Join("testdata", "oracle", "markers.txt")
+	if *update {
+		os.WriteFile(golden, []byte(strings.Join(got, "\n")+"\n"), 0o644)
+	}
+	want, _ := os.ReadFile(golden)
+	if strings.Join(got, "\n")+"\n" != string(want) {
+		t.Errorf("the oracle's marker set changed: review the new markers, teach ssagen those that change generation or merging, then go test -run TestMarkerSet -update\nnow: %v", got)
+	}
+	for _, m := range semanticMarkers {
+		if !set[m] {
+			t.Errorf("the oracle no longer has marker %q", m)
+		}
+		f := strings.Fields(m)
+		if !load.Knows(f[0], f[1]) {
+			t.Errorf("ssagen does not read marker +%s on a %s", f[0], f[1])
+		}
+	}
 }

@@ -36,6 +36,8 @@ var aliases = map[string]string{
 	"k8s:listMapKey": "listMapKey",
 	"k8s:optional":   "optional",
 	"k8s:required":   "required",
+	"kubebuilder:validation:XPreserveUnknownFields": "kubebuilder:pruning:PreserveUnknownFields",
+	"kubebuilder:validation:XEmbeddedResource":      "kubebuilder:validation:EmbeddedResource",
 }
 
 // markerValues holds the parsed values of one node's markers by name.
@@ -185,4 +187,11 @@ func genclientSubresources(lines []markerLine, have []string) []string {
 		}
 	}
 	return out
+}
+
+// Knows reports whether ssagen's marker registry parses the marker name
+// for target ("package", "type" or "field", as controller-gen -w prints it).
+func Knows(name, target string) bool {
+	t := map[string]ctmarkers.TargetType{"package": ctmarkers.DescribesPackage, "type": ctmarkers.DescribesType, "field": ctmarkers.DescribesField}[target]
+	return registry.Lookup("+"+name, t) != nil
 }

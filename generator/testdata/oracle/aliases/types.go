@@ -1,4 +1,5 @@
 // +groupName=oracle.example.com
+// +kubebuilder:object:generate=true
 package aliases
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

@@ -1,4 +1,5 @@
 // +groupName=oracle.example.com
+// +kubebuilder:object:generate=true
 package wellknown
 
 import (
