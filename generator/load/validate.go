@@ -39,7 +39,10 @@ func (l *loader) validateCRDField(t *model.Type, f *model.Field) {
 	case !f.HasJSONTag:
 		l.errs.Add(f.Pos, fmt.Sprintf("add a tag such as `json:\"%s,omitempty\"`", lowerFirst(f.GoName)),
 			"%s has no json tag: controller-gen refuses such a field", what)
-	case !f.Tagged && !f.Embedded:
+	case !f.Tagged && f.Embedded:
+		l.errs.Add(f.Pos, fmt.Sprintf("name the field in its tag, such as `json:\"%s,omitempty\"`", lowerFirst(f.GoName)),
+			"%s embeds a %s without a JSON name: controller-gen inlines it into its parent, which only a struct can be, while encoding/json writes it as %q", what, refString(f.Type), f.GoName)
+	case !f.Tagged:
 		l.errs.Add(f.Pos, fmt.Sprintf("name the field in its tag, such as `json:\"%s,omitempty\"`", lowerFirst(f.GoName)),
 			"%s has a json tag without a name: controller-gen inlines such a field into its parent while encoding/json writes it as %q", what, f.GoName)
 	}
