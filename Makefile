@@ -31,7 +31,9 @@ test: lint verify envtest-assets oracle-tools ## everything CI runs: lint, verif
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory bench-smoke
 
-fuzz: ## run each fuzz target for a short while
+fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; TestOracleRandom checks random APIs against controller-gen and kube-apiserver for 3 minutes
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" \
+		SSAGEN_ORACLE_FOR=3m SSAGEN_ORACLE_SEED=$$(date +%s) $(GO) test ./generator -run='^TestOracleRandom$$' -count=1 -v -timeout=10m | grep -E 'random APIs|FAIL|ok'
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzMarkers -fuzztime=30s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzParseExternal -fuzztime=15s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzTypeWalker -fuzztime=30s

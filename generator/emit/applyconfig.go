@@ -11,6 +11,7 @@ package emit
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -314,60 +315,14 @@ func setters(t *model.Type) (out []setter, embeds []*model.Type) {
 }
 
 func (e *typeFile) withFuncs() {
-	ac := e.t.ApplyConfig.Name
 	all, embeds := setters(e.t)
 	pending := map[string]bool{}
 	for _, t := range embeds {
 		pending[t.ApplyConfig.Name] = true
 	}
 	for i, s := range all {
-		f := s.Field
-		ref := model.ApplyRef(f.Type)
-		recv := jen.Id("b").Op("*").Id(ac)
 		e.f.Line()
-		switch {
-		case nillable(f) && ref.Kind == model.RefSlice:
-			arg := typeCode(ref.Elem)
-			isAC := ref.Elem.Kind == model.RefApply
-			if isAC {
-				arg = jen.Op("*").Add(arg)
-			}
-			comment(e.f, fmt.Sprintf("With%[1]s adds the given value to the %[1]s field in the declarative configuration\nand returns the receiver, so that objects can be build by chaining \"With\" function invocations.\nIf called multiple times, values provided by each call will be appended to the %[1]s field.", f.GoName))
-			var loop []jen.Code
-			item := jen.Id("values").Index(jen.Id("i"))
-			if isAC {
-				loop = append(loop, jen.If(jen.Id("values").Index(jen.Id("i")).Op("==").Nil()).Block(
-					jen.Panic(jen.Lit("nil value passed to With"+f.GoName)),
-				))
-				item = jen.Op("*").Id("values").Index(jen.Id("i"))
-			}
-			loop = append(loop, s.target().Op("=").Append(s.target(), item))
-			body := append(s.ensureEmbed(),
-				jen.For(jen.Id("i").Op(":=").Range().Id("values")).Block(loop...),
-				jen.Return(jen.Id("b")))
-			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("values").Op("...").Add(arg)).Op("*").Id(ac).Block(body...)
-		case nillable(f) && ref.Kind == model.RefMap:
-			comment(e.f, fmt.Sprintf("With%[1]s puts the entries into the %[1]s field in the declarative configuration\nand returns the receiver, so that objects can be build by chaining \"With\" function invocations.\nIf called multiple times, the entries provided by each call will be put on the %[1]s field,\noverwriting an existing map entries in %[1]s field with the same key.", f.GoName))
-			body := append(s.ensureEmbed(),
-				jen.If(s.target().Op("==").Nil().Op("&&").Len(jen.Id("entries")).Op(">").Lit(0)).Block(
-					s.target().Op("=").Make(typeCode(ref), jen.Len(jen.Id("entries"))),
-				),
-				jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("entries")).Block(
-					s.target().Index(jen.Id("k")).Op("=").Id("v"),
-				),
-				jen.Return(jen.Id("b")))
-			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("entries").Add(typeCode(ref))).Op("*").Id(ac).Block(body...)
-		default:
-			comment(e.f, fmt.Sprintf("With%[1]s sets the %[1]s field in the declarative configuration to the given value\nand returns the receiver, so that objects can be built by chaining \"With\" function invocations.\nIf called multiple times, the %[1]s field is set to the value of the last call.", f.GoName))
-			arg := typeCode(ref)
-			assign := jen.Op("&").Id("value")
-			if ref.Kind == model.RefApply {
-				arg = jen.Op("*").Add(arg)
-				assign = jen.Id("value")
-			}
-			body := append(s.ensureEmbed(), s.target().Op("=").Add(assign), jen.Return(jen.Id("b")))
-			e.f.Func().Params(recv).Id("With" + f.GoName).Params(jen.Id("value").Add(arg)).Op("*").Id(ac).Block(body...)
-		}
+		e.withFunc(s.GoName, s, "")
 		if last := i == len(all)-1 || all[i+1].embed != s.embed; last && s.embed != nil {
 			e.ensureExists(s.embed)
 			delete(pending, s.embed.acName)
@@ -377,6 +332,123 @@ func (e *typeFile) withFuncs() {
 		if pending[t.ApplyConfig.Name] {
 			e.ensureExists(&embedding{acName: t.ApplyConfig.Name})
 		}
+	}
+	e.hidingSetters(all)
+}
+
+// hidingSetters shadows setters that Go would promote from an inline
+// embedded configuration for a field encoding/json hides (Named.Name under
+// an outer json:"name"): called on the outer configuration they would set a
+// value that is never sent. The shadowing setter sets the field that is
+// sent under that JSON name, as decoding {"name": ...} would.
+func (e *typeFile) hidingSetters(own []setter) {
+	defined := map[string]bool{}
+	for _, s := range own {
+		defined[s.GoName] = true
+	}
+	byJSON := map[string]setter{}
+	for _, s := range own {
+		if s.embed == nil {
+			byJSON[s.JSONName] = s
+		}
+	}
+	promoted := map[string]*model.Field{}
+	var walk func(t *model.Type, seen map[*model.Type]bool)
+	walk = func(t *model.Type, seen map[*model.Type]bool) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		for _, f := range t.Fields {
+			r := f.Type.Deref()
+			if !f.Inline || r.Kind != model.RefNamed || r.Named.ApplyConfig == nil {
+				continue
+			}
+			inner, _ := setters(r.Named)
+			for _, s := range inner {
+				if _, ok := promoted[s.GoName]; !ok && s.embed == nil {
+					promoted[s.GoName] = s.Field
+				}
+			}
+			walk(r.Named, seen)
+		}
+	}
+	walk(e.t, map[*model.Type]bool{})
+	names := make([]string, 0, len(promoted))
+	for n := range promoted {
+		if !defined[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		hidden := promoted[n]
+		visible, ok := byJSON[hidden.JSONName]
+		if !ok || typeString(model.ApplyRef(hidden.Type)) != typeString(model.ApplyRef(visible.Type)) || hidden.Type.Nillable() != visible.Type.Nillable() {
+			continue // the JSON name is sent by no field of this type (a cycle): nothing to shadow with
+		}
+		e.f.Line()
+		e.withFunc(n, visible, fmt.Sprintf("With%s sets %s, the field sent as %q: the embedded field of that name is\nhidden by it in JSON, so the setter Go would promote from the embedded\nconfiguration would send nothing.", n, visible.GoName, visible.JSONName))
+	}
+}
+
+func typeString(r *model.TypeRef) string { return fmt.Sprintf("%#v", typeCode(r)) }
+
+// withFunc renders the setter With<name> of s's field.
+// note, when set, replaces the usual doc comment.
+func (e *typeFile) withFunc(name string, s setter, note string) {
+	ac := e.t.ApplyConfig.Name
+	doc := func(text string) {
+		if note != "" {
+			text = note
+		}
+		comment(e.f, text)
+	}
+	f := s.Field
+	ref := model.ApplyRef(f.Type)
+	recv := jen.Id("b").Op("*").Id(ac)
+	switch {
+	case nillable(f) && ref.Kind == model.RefSlice:
+		arg := typeCode(ref.Elem)
+		isAC := ref.Elem.Kind == model.RefApply
+		if isAC {
+			arg = jen.Op("*").Add(arg)
+		}
+		doc(fmt.Sprintf("With%[1]s adds the given value to the %[1]s field in the declarative configuration\nand returns the receiver, so that objects can be build by chaining \"With\" function invocations.\nIf called multiple times, values provided by each call will be appended to the %[1]s field.", name))
+		var loop []jen.Code
+		item := jen.Id("values").Index(jen.Id("i"))
+		if isAC {
+			loop = append(loop, jen.If(jen.Id("values").Index(jen.Id("i")).Op("==").Nil()).Block(
+				jen.Panic(jen.Lit("nil value passed to With"+name)),
+			))
+			item = jen.Op("*").Id("values").Index(jen.Id("i"))
+		}
+		loop = append(loop, s.target().Op("=").Append(s.target(), item))
+		body := append(s.ensureEmbed(),
+			jen.For(jen.Id("i").Op(":=").Range().Id("values")).Block(loop...),
+			jen.Return(jen.Id("b")))
+		e.f.Func().Params(recv).Id("With" + name).Params(jen.Id("values").Op("...").Add(arg)).Op("*").Id(ac).Block(body...)
+	case nillable(f) && ref.Kind == model.RefMap:
+		doc(fmt.Sprintf("With%[1]s puts the entries into the %[1]s field in the declarative configuration\nand returns the receiver, so that objects can be build by chaining \"With\" function invocations.\nIf called multiple times, the entries provided by each call will be put on the %[1]s field,\noverwriting an existing map entries in %[1]s field with the same key.", name))
+		body := append(s.ensureEmbed(),
+			jen.If(s.target().Op("==").Nil().Op("&&").Len(jen.Id("entries")).Op(">").Lit(0)).Block(
+				s.target().Op("=").Make(typeCode(ref), jen.Len(jen.Id("entries"))),
+			),
+			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("entries")).Block(
+				s.target().Index(jen.Id("k")).Op("=").Id("v"),
+			),
+			jen.Return(jen.Id("b")))
+		e.f.Func().Params(recv).Id("With" + name).Params(jen.Id("entries").Add(typeCode(ref))).Op("*").Id(ac).Block(body...)
+	default:
+		doc(fmt.Sprintf("With%[1]s sets the %[1]s field in the declarative configuration to the given value\nand returns the receiver, so that objects can be built by chaining \"With\" function invocations.\nIf called multiple times, the %[1]s field is set to the value of the last call.", name))
+		arg := typeCode(ref)
+		assign := jen.Op("&").Id("value")
+		if ref.Kind == model.RefApply {
+			arg = jen.Op("*").Add(arg)
+			assign = jen.Id("value")
+		}
+		body := append(s.ensureEmbed(), s.target().Op("=").Add(assign), jen.Return(jen.Id("b")))
+		e.f.Func().Params(recv).Id("With" + name).Params(jen.Id("value").Add(arg)).Op("*").Id(ac).Block(body...)
 	}
 }
 

@@ -126,13 +126,14 @@ func FuzzTypeWalker(f *testing.F) {
 		l := &loader{
 			fset: token.NewFileSet(), types: map[string]*model.Type{}, files: map[string]*ast.File{},
 			inputs: map[string]*input{}, checking: map[*model.Type]bool{}, externalErr: map[string]string{},
-			typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
+			typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{}, unexported: map[*model.Type][]token.Position{},
 		}
-		gv := &model.GroupVersion{Group: "fuzz.example.com", Version: "v1", PkgPath: pkg.Path(), OutPkgPath: "example.com/out/v1"}
+		gv := &model.GroupVersion{Group: "fuzz.example.com", CRD: true, Version: "v1", PkgPath: pkg.Path(), OutPkgPath: "example.com/out/v1"}
 		l.inputs[pkg.Path()] = &input{pkg: &packages.Package{PkgPath: pkg.Path(), Types: pkg}, gv: gv, specs: map[string]typeDecl{}}
 		for _, n := range named {
 			l.named(n.Obj())
 		}
+		l.resolveJSON()
 		l.validate()
 		for _, typ := range l.types {
 			for _, fld := range typ.Fields {

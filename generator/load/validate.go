@@ -21,6 +21,9 @@ func (l *loader) validate() {
 					l.validateCRDField(t, f)
 				}
 			}
+			if in.gv.CRD && t.Root != nil {
+				l.checkRecursion(t)
+			}
 			if in.gv.CRD {
 				for _, pos := range l.unexported[t] {
 					l.errs.Add(pos, "export the field, or tag it `json:\"-\"`", "%s has an unexported field: encoding/json never writes it, while controller-gen puts it in the CRD", t.Name.Name)
@@ -45,15 +48,6 @@ func (l *loader) validateCRDField(t *model.Type, f *model.Field) {
 	case !f.Tagged:
 		l.errs.Add(f.Pos, fmt.Sprintf("name the field in its tag, such as `json:\"%s,omitempty\"`", lowerFirst(f.GoName)),
 			"%s has a json tag without a name: controller-gen inlines such a field into its parent while encoding/json writes it as %q", what, f.GoName)
-	}
-	if r := f.Type.Deref(); r.Kind == model.RefNamed && !f.IsUntyped {
-		if recursive, throughList := r.Named.RecursiveCollection(); throughList {
-			l.errs.Add(f.Pos, "bound the nesting with a struct per level, or mark the field +kubebuilder:pruning:PreserveUnknownFields with +kubebuilder:validation:Schemaless",
-				"%s has type %s, which holds itself through a list: controller-gen writes a list without items for it, which the API server refuses", what, r.Named.Name.Name)
-		} else if recursive {
-			l.warns.Add(f.Pos, "bound the nesting with a struct per level, or mark the field +kubebuilder:pruning:PreserveUnknownFields",
-				"%s has type %s, which holds itself: controller-gen describes one level of it, and the API server prunes what is nested deeper", what, r.Named.Name.Name)
-		}
 	}
 	if !l.cfg.AllowDangerousTypes && !f.IsUntyped {
 		if fl := floatIn(f.Type, map[*model.Type]bool{}); fl != "" {
@@ -180,18 +174,16 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 	if len(keys) > 0 && listType == "" {
 		l.errs.Add(f.Pos, "add +listType=map", "%s has +listMapKey without +listType=map", what)
 	}
-	if mapType != "" {
-		if !isMap {
-			l.errs.Add(f.Pos, "remove +mapType, or make the field a map", "+mapType=%s on %s, which is not a map", mapType, what)
-		} else if mapType != "atomic" && mapType != "granular" {
-			l.errs.Add(f.Pos, "use +mapType=atomic or granular", "+mapType=%s on %s is not a map type", mapType, what)
-		}
-	}
-	if f.StructType != "" {
-		if ref.Kind != model.RefNamed || ref.Named.Shape != model.ShapeStruct {
-			l.errs.Add(f.Pos, "remove +structType, or make the field a struct", "+structType=%s on %s, which is not a struct", f.StructType, what)
-		} else if f.StructType != "atomic" && f.StructType != "granular" {
-			l.errs.Add(f.Pos, "use +structType=atomic or granular", "+structType=%s on %s is not a struct type", f.StructType, what)
+	// +mapType and +structType both become x-kubernetes-map-type: either
+	// fits a map or a struct (model.Field.ObjectType).
+	isObject := isMap || (ref.Kind == model.RefNamed && ref.Named.Shape == model.ShapeStruct)
+	for _, m := range []struct{ name, value string }{{"mapType", mapType}, {"structType", f.StructType}} {
+		switch {
+		case m.value == "":
+		case !isObject:
+			l.errs.Add(f.Pos, "remove +"+m.name+", or make the field a map or a struct", "+%s=%s on %s, which is not a map or a struct", m.name, m.value, what)
+		case m.value != "atomic" && m.value != "granular":
+			l.errs.Add(f.Pos, "use +"+m.name+"=atomic or granular", "+%s=%s on %s is neither atomic nor granular", m.name, m.value, what)
 		}
 	}
 	l.checkApplyConfig(what, f.Pos, f.Type)
@@ -286,4 +278,59 @@ func (l *loader) checkApplyConfig(what string, pos token.Position, r *model.Type
 func sortStrings(s []string) []string {
 	sort.Strings(s)
 	return s
+}
+
+// checkRecursion finds the types of a CRD kind that hold themselves.
+// controller-gen describes a type once and leaves the place where it recurs
+// nearly empty: a struct gets a schema without a type and a list one without
+// items, which the API server refuses; a map gets "type: object", which it
+// accepts and prunes below. Recursion through inline embeds is flattened.
+func (l *loader) checkRecursion(kind *model.Type) {
+	const (
+		white = iota
+		gray
+		black
+	)
+	color := map[*model.Type]int{}
+	var visit func(t *model.Type)
+	var walk func(r *model.TypeRef, inline bool, pos token.Position, what string)
+	walk = func(r *model.TypeRef, inline bool, pos token.Position, what string) {
+		r = r.Deref()
+		switch r.Kind {
+		case model.RefSlice, model.RefMap:
+			walk(r.Elem, false, pos, what)
+		case model.RefNamed:
+			t := r.Named
+			switch color[t] {
+			case white:
+				visit(t)
+			case gray:
+				switch {
+				case inline:
+				case t.Shape == model.ShapeMap:
+					l.warns.Add(pos, "bound the nesting with a struct per level, or mark the field +kubebuilder:pruning:PreserveUnknownFields",
+						"%s holds %s, which holds itself: controller-gen describes one level of it, and the API server prunes what is nested deeper", what, t.Name.Name)
+				case t.Shape == model.ShapeStruct || t.Shape == model.ShapeSlice:
+					l.errs.Add(pos, "bound the nesting with a struct per level, or mark the field +kubebuilder:validation:Schemaless with +kubebuilder:pruning:PreserveUnknownFields",
+						"%s holds %s, which holds itself: controller-gen writes the inner %s without a %s, which the API server refuses",
+						what, t.Name.Name, t.Name.Name, map[bool]string{true: "type", false: "list of items"}[t.Shape == model.ShapeStruct])
+				}
+			}
+		}
+	}
+	visit = func(t *model.Type) {
+		color[t] = gray
+		switch t.Shape {
+		case model.ShapeStruct:
+			for _, f := range t.Fields {
+				if !f.IsUntyped && !f.Hidden {
+					walk(f.Type, f.Inline, f.Pos, t.Name.Name+"."+f.GoName)
+				}
+			}
+		case model.ShapeSlice, model.ShapeMap:
+			walk(t.Elem, false, t.Pos, t.Name.Name)
+		}
+		color[t] = black
+	}
+	visit(kind)
 }

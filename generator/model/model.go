@@ -384,3 +384,12 @@ func (t *Type) RecursiveCollection() (recursive, throughList bool) {
 	}
 	return false, false
 }
+
+// ObjectType is the field's x-kubernetes-map-type: +mapType and
+// +structType are two spellings of it, for maps and structs alike.
+func (f *Field) ObjectType() string {
+	if f.MapType != "" {
+		return f.MapType
+	}
+	return f.StructType
+}

@@ -150,7 +150,7 @@ func (b *builder) fieldRef(f *model.Field) smdschema.TypeRef {
 		return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Untyped)}}
 	}
 	listType, keys := f.ListSemantics(b.crd)
-	sem := semantics{listType: listType, keys: keys, mapType: f.MapType, structType: f.StructType}
+	sem := semantics{listType: listType, keys: keys, mapType: f.ObjectType(), structType: f.ObjectType()}
 	return b.ref(f.Type, sem)
 }
 

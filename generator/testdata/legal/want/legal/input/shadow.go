@@ -33,3 +33,11 @@ func (b *ShadowApplyConfiguration) WithTitle(value string) *ShadowApplyConfigura
 	b.Title = &value
 	return b
 }
+
+// WithName sets Title, the field sent as "name": the embedded field of that name is
+// hidden by it in JSON, so the setter Go would promote from the embedded
+// configuration would send nothing.
+func (b *ShadowApplyConfiguration) WithName(value string) *ShadowApplyConfiguration {
+	b.Title = &value
+	return b
+}
