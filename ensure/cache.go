@@ -96,6 +96,12 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	c.mu.Unlock()
+	if !ok && o.schema != nil && settled(*o.schema, live, desired, o, k.subresource) {
+		// Nothing remembered (a restart), but the live object and this
+		// manager's managedFields show the apply would change nothing.
+		c.record(k, hash, live.GetResourceVersion(), ownedHash(live, k.manager, k.subresource))
+		return true
+	}
 	if !ok || e.hash != hash || time.Since(e.at) > o.reassertAfter {
 		return false
 	}
