@@ -25,10 +25,13 @@ var scenarios = []struct {
 	name     string
 	packages []string
 	external string
+	ensure   bool
 }{
 	{name: "multiversion", packages: []string{"./testdata/multiversion/input/v1", "./testdata/multiversion/input/v2"}},
 	{name: "genclient", packages: []string{"./testdata/genclient/input/core"}},
 	{name: "legal", packages: []string{"./testdata/legal/input"}},
+	{name: "shared", packages: []string{"./testdata/shared/input/..."}},
+	{name: "names", packages: []string{"./testdata/names/input"}, ensure: true},
 	{name: "external", packages: []string{"./testdata/external/input"},
 		external: module + "/generator/testdata/external/thirdparty:" + module + "/generator/testdata/external/thirdpartyac"},
 }
@@ -46,6 +49,7 @@ func TestGoldens(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			cfg := scenarioConfig(s.name, s.packages, s.external)
+			cfg.Ensure = s.ensure
 			if *update {
 				if err := generator.Generate(cfg, output.Disk{Dir: generator.OutputDir(cfg)}); err != nil {
 					t.Fatal(err)
@@ -163,7 +167,7 @@ func TestBadInput(t *testing.T) {
 		want     []string
 	}{
 		{"compile", []string{"./testdata/bad/compile"}, "", []string{"testdata/bad/compile/types.go:7:4: undefined: Undefined", "fix: make the package compile"}},
-		{"noroot", []string{"./testdata/bad/noroot"}, "", []string{"testdata/bad/noroot/types.go:2:1: package", "has types but no root kind: looked for +kubebuilder:object:root and +genclient"}},
+		{"noroot", []string{"./testdata/bad/noroot"}, "", []string{"testdata/bad/noroot/types.go:2:1: package", "has types but no root kind, and neither has any other input package: looked for +kubebuilder:object:root and +genclient"}},
 		{"unsupported", []string{"./testdata/bad/unsupported"}, "", []string{
 			"types.go:7:2: Spec.C has type chan int, which cannot be serialised",
 			"types.go:8:2: Spec.F has type func()",

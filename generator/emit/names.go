@@ -46,7 +46,24 @@ func NewAliases(u *model.Universe, extra []string) Aliases {
 	}
 	sort.Strings(sorted)
 	a := Aliases{}
+	// An alias must not hide a name the output packages declare: a
+	// constructor is named after its type, which may be an unexported
+	// "types" or "internal".
 	used := map[string]bool{}
+	for _, gv := range u.GroupVersions {
+		for _, t := range gv.Types {
+			used[t.Name.Name] = true
+			if t.ApplyConfig != nil {
+				used[t.ApplyConfig.Name] = true
+			}
+			if t.Root != nil {
+				used[t.Root.Funcs.Extract], used[t.Root.Funcs.ExtractFrom] = true, true
+				for _, f := range t.Root.Funcs.ExtractSub {
+					used[f] = true
+				}
+			}
+		}
+	}
 	for _, p := range sorted {
 		want := preferredAlias(p, gvByPkg[p], gvByOut[p])
 		alias := want

@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -36,12 +37,13 @@ func Render(u *model.Universe, header []byte) ([]File, error) {
 		files = append(files, File{Path: rel, Content: content})
 	}
 	for _, gv := range u.GroupVersions {
+		names := fileNames(gv)
 		for _, t := range gv.Types {
 			if gv.External {
 				break // their builders exist already
 			}
 			e := &typeFile{u: u, gv: gv, t: t, aliases: aliases}
-			add(path.Join(gv.OutSubdir, strings.ToLower(t.Name.Name)+".go"), e.render())
+			add(path.Join(gv.OutSubdir, names[t]), e.render())
 		}
 		if (u.Ensure || gv.External) && len(gv.Kinds()) > 0 {
 			add(path.Join(gv.OutSubdir, "ensure", "ensure.go"), ensureFile(u, gv, aliases))
@@ -144,3 +146,46 @@ func nonEmpty(g string) string {
 	}
 	return g
 }
+
+// fileNames names each type's file: its lower-cased name, as
+// applyconfiguration-gen does, unless that is taken (types Internal and
+// internal) or would make the go tool treat the file specially
+// (widget_test.go, widget_linux.go): then a suffix.
+func fileNames(gv *model.GroupVersion) map[*model.Type]string {
+	out := map[*model.Type]string{}
+	used := map[string]bool{}
+	for _, t := range gv.Types { // sorted by name: stable
+		base := strings.ToLower(t.Name.Name)
+		name := base
+		if special(name) {
+			name += "_ac"
+		}
+		for i := 2; used[name]; i++ {
+			name = base + "_" + strconv.Itoa(i)
+			if special(name) {
+				name += "_ac"
+			}
+		}
+		used[name] = true
+		out[t] = name + ".go"
+	}
+	return out
+}
+
+// special reports whether a file named name+".go" would be a test file or
+// carry an implicit build constraint.
+func special(name string) bool {
+	i := strings.LastIndex(name, "_")
+	if i < 0 {
+		return false
+	}
+	suffix := name[i+1:]
+	return suffix == "test" || knownOS[suffix] || knownArch[suffix]
+}
+
+var knownOS = map[string]bool{"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true, "hurd": true, "illumos": true,
+	"ios": true, "js": true, "linux": true, "nacl": true, "netbsd": true, "openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true}
+
+var knownArch = map[string]bool{"386": true, "amd64": true, "amd64p32": true, "arm": true, "armbe": true, "arm64": true, "arm64be": true, "loong64": true,
+	"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "mips64p32": true, "mips64p32le": true, "ppc": true, "ppc64": true, "ppc64le": true,
+	"riscv": true, "riscv64": true, "s390": true, "s390x": true, "sparc": true, "sparc64": true, "wasm": true}

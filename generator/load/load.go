@@ -99,6 +99,19 @@ func Load(cfg Config) (*model.Universe, error) {
 	}
 	for _, in := range l.sortedInputs() {
 		l.findRoots(in)
+	}
+	anyKind := false
+	for _, in := range l.sortedInputs() {
+		anyKind = anyKind || len(in.gv.Kinds()) > 0
+	}
+	for _, in := range l.sortedInputs() {
+		if anyKind && len(in.gv.Kinds()) == 0 && in.hasStructs {
+			// A package of shared types (common/v1): builders for every
+			// exported type, as applyconfiguration-gen makes them; no kind,
+			// so no group is needed.
+			l.sharedTypes(in)
+			continue
+		}
 		l.defaultGroup(in)
 	}
 	l.checkGroupVersions()
@@ -108,10 +121,12 @@ func Load(cfg Config) (*model.Universe, error) {
 	l.warnPatchTags()
 	l.resolveJSON()
 	l.validate()
-	for _, in := range l.sortedInputs() {
-		if len(in.gv.Types) == 0 && in.hasStructs {
-			l.errs.Add(in.gv.Pos, "mark each kind with `// +kubebuilder:object:root=true` (kubebuilder) or `// +genclient` (code-generator) on a struct that embeds metav1.ObjectMeta",
-				"package %s has types but no root kind: looked for +kubebuilder:object:root and +genclient on structs embedding metav1.ObjectMeta", in.pkg.PkgPath)
+	if !anyKind {
+		for _, in := range l.sortedInputs() {
+			if in.hasStructs {
+				l.errs.Add(in.gv.Pos, "mark each kind with `// +kubebuilder:object:root=true` (kubebuilder) or `// +genclient` (code-generator) on a struct that embeds metav1.ObjectMeta; a package of shared types is generated beside the packages whose kinds use it",
+					"package %s has types but no root kind, and neither has any other input package: looked for +kubebuilder:object:root and +genclient on structs embedding metav1.ObjectMeta", in.pkg.PkgPath)
+			}
 		}
 	}
 	if err := l.errs.Err(); err != nil {
@@ -292,6 +307,26 @@ func (l *loader) defaultGroup(in *input) {
 	l.errs.Add(in.gv.Pos, hintGroupName, "package %s has no +groupName marker, so its API group is unknown", in.pkg.PkgPath)
 }
 
+// sharedTypes walks every exported, non-generic type of a package without
+// kinds, so that each gets a builder.
+func (l *loader) sharedTypes(in *input) {
+	in.gv.CRD = !in.genclient
+	names := make([]string, 0, len(in.specs))
+	for n := range in.specs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		obj, _ := in.pkg.Types.Scope().Lookup(name).(*types.TypeName)
+		if obj == nil || !obj.Exported() {
+			continue
+		}
+		if n, ok := obj.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
+			l.named(obj)
+		}
+	}
+}
+
 func (l *loader) checkGroupVersions() {
 	seen := map[string]*input{}
 	seenDir := map[string]*input{}
@@ -300,7 +335,7 @@ func (l *loader) checkGroupVersions() {
 			continue
 		}
 		key := in.gv.Group + "/" + in.gv.Version
-		if prev, ok := seen[key]; ok {
+		if prev, ok := seen[key]; ok && len(in.gv.Kinds()) > 0 && len(prev.gv.Kinds()) > 0 {
 			l.errs.Add(in.gv.Pos, "generate the two packages in separate runs with separate --output-pkg, or give one of them another +groupName/+versionName",
 				"packages %s and %s both declare group %q version %q", prev.pkg.PkgPath, in.pkg.PkgPath, in.gv.Group, in.gv.Version)
 		}
