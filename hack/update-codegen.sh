@@ -35,7 +35,7 @@ go run ./cmd/ssagen generate $verify --ensure \
 # (--compat=applyconfiguration-gen: its exact exported surface).
 go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
   --output-dir internal/conformance/kube \
-  k8s.io/api/rbac/v1 k8s.io/api/apps/v1 k8s.io/api/batch/v1
+  k8s.io/api/core/v1 k8s.io/api/rbac/v1 k8s.io/api/apps/v1 k8s.io/api/batch/v1 k8s.io/api/storage/v1
 go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
   --output-dir internal/conformance/apiextensions \
   k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1

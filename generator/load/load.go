@@ -321,9 +321,14 @@ func (l *loader) sharedTypes(in *input) {
 		if obj == nil || !obj.Exported() {
 			continue
 		}
-		if n, ok := obj.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
-			l.named(obj)
+		n, ok := obj.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 {
+			continue
 		}
+		if st, ok := n.Underlying().(*types.Struct); ok && embeds(st, "ListMeta") {
+			continue // a list of a kind: applyconfiguration-gen skips these too
+		}
+		l.named(obj)
 	}
 }
 
@@ -409,7 +414,10 @@ func (l *loader) findRoots(in *input) {
 	}
 }
 
-func embedsObjectMeta(st *types.Struct) bool {
+func embedsObjectMeta(st *types.Struct) bool { return embeds(st, "ObjectMeta") }
+
+// embeds reports whether st embeds the meta/v1 type of that name.
+func embeds(st *types.Struct, metaType string) bool {
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if !f.Embedded() {
@@ -420,7 +428,7 @@ func embedsObjectMeta(st *types.Struct) bool {
 			t = p.Elem()
 		}
 		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil &&
-			n.Obj().Pkg().Path() == metaV1Pkg && n.Obj().Name() == "ObjectMeta" {
+			n.Obj().Pkg().Path() == metaV1Pkg && n.Obj().Name() == metaType {
 			return true
 		}
 	}

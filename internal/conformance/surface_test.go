@@ -14,11 +14,23 @@ const self = "github.com/ssagen/ssagen/internal/conformance"
 
 // pairs are ssagen's packages and the published ones they must match.
 var pairs = []struct{ ours, theirs string }{
+	{self + "/kube/core/v1", "k8s.io/client-go/applyconfigurations/core/v1"},
 	{self + "/kube/rbac/v1", "k8s.io/client-go/applyconfigurations/rbac/v1"},
+	{self + "/kube/storage/v1", "k8s.io/client-go/applyconfigurations/storage/v1"},
 	{self + "/kube/apps/v1", "k8s.io/client-go/applyconfigurations/apps/v1"},
 	{self + "/kube/batch/v1", "k8s.io/client-go/applyconfigurations/batch/v1"},
 	{self + "/apiextensions/apiextensions/v1", "k8s.io/apiextensions-apiserver/pkg/client/applyconfiguration/apiextensions/v1"},
 }
+
+// oursToTheirs maps each of ssagen's packages to the published one, for
+// references between them (apps/v1 uses core/v1's PodTemplateSpec).
+var oursToTheirs = func() map[string]string {
+	m := map[string]string{}
+	for _, p := range pairs {
+		m[p.ours] = p.theirs
+	}
+	return m
+}()
 
 // TestExportedSurface compares every exported type, field, method and
 // function of each pair, with package paths of ours mapped to theirs.
@@ -41,8 +53,8 @@ func TestExportedSurface(t *testing.T) {
 	for _, p := range pairs {
 		t.Run(p.theirs, func(t *testing.T) {
 			ours := surface(byPath[p.ours], func(path string) string {
-				if path == p.ours {
-					return p.theirs
+				if theirs, ok := oursToTheirs[path]; ok {
+					return theirs
 				}
 				return path
 			})

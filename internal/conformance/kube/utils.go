@@ -5,8 +5,10 @@ package kube
 import (
 	appsv1ac "github.com/ssagen/ssagen/internal/conformance/kube/apps/v1"
 	batchv1ac "github.com/ssagen/ssagen/internal/conformance/kube/batch/v1"
+	corev1ac "github.com/ssagen/ssagen/internal/conformance/kube/core/v1"
 	internal "github.com/ssagen/ssagen/internal/conformance/kube/internal"
 	rbacv1ac "github.com/ssagen/ssagen/internal/conformance/kube/rbac/v1"
+	storagev1ac "github.com/ssagen/ssagen/internal/conformance/kube/storage/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -60,6 +62,103 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		Version: "v1",
 	}:
 		return &batchv1ac.JobApplyConfiguration{}
+	// Group=core, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "ComponentStatus",
+		Version: "v1",
+	}:
+		return &corev1ac.ComponentStatusApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "ConfigMap",
+		Version: "v1",
+	}:
+		return &corev1ac.ConfigMapApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "Endpoints",
+		Version: "v1",
+	}:
+		return &corev1ac.EndpointsApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "Event",
+		Version: "v1",
+	}:
+		return &corev1ac.EventApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "LimitRange",
+		Version: "v1",
+	}:
+		return &corev1ac.LimitRangeApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "Namespace",
+		Version: "v1",
+	}:
+		return &corev1ac.NamespaceApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "Node",
+		Version: "v1",
+	}:
+		return &corev1ac.NodeApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "PersistentVolume",
+		Version: "v1",
+	}:
+		return &corev1ac.PersistentVolumeApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "PersistentVolumeClaim",
+		Version: "v1",
+	}:
+		return &corev1ac.PersistentVolumeClaimApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "Pod",
+		Version: "v1",
+	}:
+		return &corev1ac.PodApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "PodTemplate",
+		Version: "v1",
+	}:
+		return &corev1ac.PodTemplateApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "ReplicationController",
+		Version: "v1",
+	}:
+		return &corev1ac.ReplicationControllerApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "ResourceQuota",
+		Version: "v1",
+	}:
+		return &corev1ac.ResourceQuotaApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "Secret",
+		Version: "v1",
+	}:
+		return &corev1ac.SecretApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "Service",
+		Version: "v1",
+	}:
+		return &corev1ac.ServiceApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "",
+		Kind:    "ServiceAccount",
+		Version: "v1",
+	}:
+		return &corev1ac.ServiceAccountApplyConfiguration{}
 	// Group=rbac.authorization.k8s.io, Version=v1
 	case schema.GroupVersionKind{
 		Group:   "rbac.authorization.k8s.io",
@@ -85,6 +184,43 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		Version: "v1",
 	}:
 		return &rbacv1ac.RoleBindingApplyConfiguration{}
+	// Group=storage.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "CSIDriver",
+		Version: "v1",
+	}:
+		return &storagev1ac.CSIDriverApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "CSINode",
+		Version: "v1",
+	}:
+		return &storagev1ac.CSINodeApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "CSIStorageCapacity",
+		Version: "v1",
+	}:
+		return &storagev1ac.CSIStorageCapacityApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "StorageClass",
+		Version: "v1",
+	}:
+		return &storagev1ac.StorageClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "VolumeAttachment",
+		Version: "v1",
+	}:
+		return &storagev1ac.VolumeAttachmentApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "VolumeAttributesClass",
+		Version: "v1",
+	}:
+		return &storagev1ac.VolumeAttributesClassApplyConfiguration{}
 	}
 	return nil
 }

@@ -812,6 +812,15 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: type
       type:
         scalar: string
+- name: io.k8s.api.core.v1.AttachedVolume
+  map:
+    fields:
+    - name: devicePath
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.AzureDiskVolumeSource
   map:
     fields:
@@ -833,6 +842,21 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: readOnly
       type:
         scalar: boolean
+- name: io.k8s.api.core.v1.AzureFilePersistentVolumeSource
+  map:
+    fields:
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretName
+      type:
+        scalar: string
+    - name: secretNamespace
+      type:
+        scalar: string
+    - name: shareName
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.AzureFileVolumeSource
   map:
     fields:
@@ -843,6 +867,41 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     - name: shareName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.CSIPersistentVolumeSource
+  map:
+    fields:
+    - name: controllerExpandSecretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: controllerPublishSecretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: driver
+      type:
+        scalar: string
+    - name: fsType
+      type:
+        scalar: string
+    - name: nodeExpandSecretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: nodePublishSecretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: nodeStageSecretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: volumeAttributes
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: volumeHandle
       type:
         scalar: string
 - name: io.k8s.api.core.v1.CSIVolumeSource
@@ -880,6 +939,30 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: atomic
+- name: io.k8s.api.core.v1.CephFSPersistentVolumeSource
+  map:
+    fields:
+    - name: monitors
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: path
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretFile
+      type:
+        scalar: string
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: user
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.CephFSVolumeSource
   map:
     fields:
@@ -904,6 +987,21 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: user
       type:
         scalar: string
+- name: io.k8s.api.core.v1.CinderPersistentVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: volumeID
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.CinderVolumeSource
   map:
     fields:
@@ -919,6 +1017,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: volumeID
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ClientIPConfig
+  map:
+    fields:
+    - name: timeoutSeconds
+      type:
+        scalar: numeric
 - name: io.k8s.api.core.v1.ClusterTrustBundleProjection
   map:
     fields:
@@ -937,6 +1041,66 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: signerName
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ComponentCondition
+  map:
+    fields:
+    - name: error
+      type:
+        scalar: string
+    - name: message
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ComponentStatus
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ComponentCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+- name: io.k8s.api.core.v1.ConfigMap
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: binaryData
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: data
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: immutable
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
 - name: io.k8s.api.core.v1.ConfigMapEnvSource
   map:
     fields:
@@ -959,6 +1123,24 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: boolean
     elementRelationship: atomic
+- name: io.k8s.api.core.v1.ConfigMapNodeConfigSource
+  map:
+    fields:
+    - name: kubeletConfigKey
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    - name: resourceVersion
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.ConfigMapProjection
   map:
     fields:
@@ -1106,6 +1288,30 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: workingDir
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ContainerExtendedResourceRequest
+  map:
+    fields:
+    - name: containerName
+      type:
+        scalar: string
+    - name: requestName
+      type:
+        scalar: string
+    - name: resourceName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ContainerImage
+  map:
+    fields:
+    - name: names
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: sizeBytes
+      type:
+        scalar: numeric
 - name: io.k8s.api.core.v1.ContainerPort
   map:
     fields:
@@ -1154,6 +1360,129 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: numeric
           elementRelationship: associative
+- name: io.k8s.api.core.v1.ContainerState
+  map:
+    fields:
+    - name: running
+      type:
+        namedType: io.k8s.api.core.v1.ContainerStateRunning
+    - name: terminated
+      type:
+        namedType: io.k8s.api.core.v1.ContainerStateTerminated
+    - name: waiting
+      type:
+        namedType: io.k8s.api.core.v1.ContainerStateWaiting
+- name: io.k8s.api.core.v1.ContainerStateRunning
+  map:
+    fields:
+    - name: startedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.api.core.v1.ContainerStateTerminated
+  map:
+    fields:
+    - name: containerID
+      type:
+        scalar: string
+    - name: exitCode
+      type:
+        scalar: numeric
+    - name: finishedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: signal
+      type:
+        scalar: numeric
+    - name: startedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.api.core.v1.ContainerStateWaiting
+  map:
+    fields:
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ContainerStatus
+  map:
+    fields:
+    - name: allocatedResources
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: allocatedResourcesStatus
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ResourceStatus
+          elementRelationship: associative
+          keys:
+          - name
+    - name: containerID
+      type:
+        scalar: string
+    - name: image
+      type:
+        scalar: string
+    - name: imageID
+      type:
+        scalar: string
+    - name: lastState
+      type:
+        namedType: io.k8s.api.core.v1.ContainerState
+    - name: name
+      type:
+        scalar: string
+    - name: ready
+      type:
+        scalar: boolean
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: restartCount
+      type:
+        scalar: numeric
+    - name: started
+      type:
+        scalar: boolean
+    - name: state
+      type:
+        namedType: io.k8s.api.core.v1.ContainerState
+    - name: stopSignal
+      type:
+        scalar: string
+    - name: user
+      type:
+        namedType: io.k8s.api.core.v1.ContainerUser
+    - name: volumeMounts
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.VolumeMountStatus
+          elementRelationship: associative
+          keys:
+          - mountPath
+- name: io.k8s.api.core.v1.ContainerUser
+  map:
+    fields:
+    - name: linux
+      type:
+        namedType: io.k8s.api.core.v1.LinuxContainerUser
+- name: io.k8s.api.core.v1.DaemonEndpoint
+  map:
+    fields:
+    - name: Port
+      type:
+        scalar: numeric
 - name: io.k8s.api.core.v1.DownwardAPIProjection
   map:
     fields:
@@ -1199,6 +1528,77 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: sizeLimit
       type:
         namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+- name: io.k8s.api.core.v1.EndpointAddress
+  map:
+    fields:
+    - name: hostname
+      type:
+        scalar: string
+    - name: ip
+      type:
+        scalar: string
+    - name: nodeName
+      type:
+        scalar: string
+    - name: targetRef
+      type:
+        namedType: io.k8s.api.core.v1.ObjectReference
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.EndpointPort
+  map:
+    fields:
+    - name: appProtocol
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: port
+      type:
+        scalar: numeric
+    - name: protocol
+      type:
+        scalar: string
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.EndpointSubset
+  map:
+    fields:
+    - name: addresses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EndpointAddress
+          elementRelationship: atomic
+    - name: notReadyAddresses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EndpointAddress
+          elementRelationship: atomic
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EndpointPort
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.Endpoints
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: subsets
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.EndpointSubset
+          elementRelationship: atomic
 - name: io.k8s.api.core.v1.EnvFromSource
   map:
     fields:
@@ -1478,6 +1878,78 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: volumeClaimTemplate
       type:
         namedType: io.k8s.api.core.v1.PersistentVolumeClaimTemplate
+- name: io.k8s.api.core.v1.Event
+  map:
+    fields:
+    - name: action
+      type:
+        scalar: string
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: count
+      type:
+        scalar: numeric
+    - name: eventTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime
+    - name: firstTimestamp
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: involvedObject
+      type:
+        namedType: io.k8s.api.core.v1.ObjectReference
+    - name: kind
+      type:
+        scalar: string
+    - name: lastTimestamp
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: reason
+      type:
+        scalar: string
+    - name: related
+      type:
+        namedType: io.k8s.api.core.v1.ObjectReference
+    - name: reportingComponent
+      type:
+        scalar: string
+    - name: reportingInstance
+      type:
+        scalar: string
+    - name: series
+      type:
+        namedType: io.k8s.api.core.v1.EventSeries
+    - name: source
+      type:
+        namedType: io.k8s.api.core.v1.EventSource
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.EventSeries
+  map:
+    fields:
+    - name: count
+      type:
+        scalar: numeric
+    - name: lastObservedTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime
+- name: io.k8s.api.core.v1.EventSource
+  map:
+    fields:
+    - name: component
+      type:
+        scalar: string
+    - name: host
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.ExecAction
   map:
     fields:
@@ -1527,6 +1999,26 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     elementRelationship: atomic
+- name: io.k8s.api.core.v1.FlexPersistentVolumeSource
+  map:
+    fields:
+    - name: driver
+      type:
+        scalar: string
+    - name: fsType
+      type:
+        scalar: string
+    - name: options
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
 - name: io.k8s.api.core.v1.FlexVolumeSource
   map:
     fields:
@@ -1592,6 +2084,21 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: revision
       type:
         scalar: string
+- name: io.k8s.api.core.v1.GlusterfsPersistentVolumeSource
+  map:
+    fields:
+    - name: endpoints
+      type:
+        scalar: string
+    - name: endpointsNamespace
+      type:
+        scalar: string
+    - name: path
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
 - name: io.k8s.api.core.v1.GlusterfsVolumeSource
   map:
     fields:
@@ -1646,6 +2153,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: ip
       type:
         scalar: string
+- name: io.k8s.api.core.v1.HostIP
+  map:
+    fields:
+    - name: ip
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.HostPathVolumeSource
   map:
     fields:
@@ -1653,6 +2166,45 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ISCSIPersistentVolumeSource
+  map:
+    fields:
+    - name: chapAuthDiscovery
+      type:
+        scalar: boolean
+    - name: chapAuthSession
+      type:
+        scalar: boolean
+    - name: fsType
+      type:
+        scalar: string
+    - name: initiatorName
+      type:
+        scalar: string
+    - name: iqn
+      type:
+        scalar: string
+    - name: iscsiInterface
+      type:
+        scalar: string
+    - name: lun
+      type:
+        scalar: numeric
+    - name: portals
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: targetPortal
       type:
         scalar: string
 - name: io.k8s.api.core.v1.ISCSIVolumeSource
@@ -1703,6 +2255,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: reference
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ImageVolumeStatus
+  map:
+    fields:
+    - name: imageRef
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.KeyToPath
   map:
     fields:
@@ -1742,6 +2300,103 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: tcpSocket
       type:
         namedType: io.k8s.api.core.v1.TCPSocketAction
+- name: io.k8s.api.core.v1.LimitRange
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.LimitRangeSpec
+- name: io.k8s.api.core.v1.LimitRangeItem
+  map:
+    fields:
+    - name: default
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: defaultRequest
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: max
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: maxLimitRequestRatio
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: min
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.LimitRangeSpec
+  map:
+    fields:
+    - name: limits
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.LimitRangeItem
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.LinuxContainerUser
+  map:
+    fields:
+    - name: gid
+      type:
+        scalar: numeric
+    - name: supplementalGroups
+      type:
+        list:
+          elementType:
+            scalar: numeric
+          elementRelationship: atomic
+    - name: uid
+      type:
+        scalar: numeric
+- name: io.k8s.api.core.v1.LoadBalancerIngress
+  map:
+    fields:
+    - name: hostname
+      type:
+        scalar: string
+    - name: ip
+      type:
+        scalar: string
+    - name: ipMode
+      type:
+        scalar: string
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PortStatus
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.LoadBalancerStatus
+  map:
+    fields:
+    - name: ingress
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.LoadBalancerIngress
+          elementRelationship: atomic
 - name: io.k8s.api.core.v1.LocalObjectReference
   map:
     fields:
@@ -1749,6 +2404,15 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     elementRelationship: atomic
+- name: io.k8s.api.core.v1.LocalVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: path
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.ModifyVolumeStatus
   map:
     fields:
@@ -1770,6 +2434,92 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: server
       type:
         scalar: string
+- name: io.k8s.api.core.v1.Namespace
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.NamespaceSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.NamespaceStatus
+- name: io.k8s.api.core.v1.NamespaceCondition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.NamespaceSpec
+  map:
+    fields:
+    - name: finalizers
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.NamespaceStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NamespaceCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: phase
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.Node
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.NodeSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.NodeStatus
+- name: io.k8s.api.core.v1.NodeAddress
+  map:
+    fields:
+    - name: address
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.NodeAffinity
   map:
     fields:
@@ -1782,6 +2532,95 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: requiredDuringSchedulingIgnoredDuringExecution
       type:
         namedType: io.k8s.api.core.v1.NodeSelector
+- name: io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus
+  map:
+    fields:
+    - name: containers
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: resourceClaimName
+      type:
+        scalar: string
+    - name: resources
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+- name: io.k8s.api.core.v1.NodeCondition
+  map:
+    fields:
+    - name: lastHeartbeatTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.NodeConfigSource
+  map:
+    fields:
+    - name: configMap
+      type:
+        namedType: io.k8s.api.core.v1.ConfigMapNodeConfigSource
+- name: io.k8s.api.core.v1.NodeConfigStatus
+  map:
+    fields:
+    - name: active
+      type:
+        namedType: io.k8s.api.core.v1.NodeConfigSource
+    - name: assigned
+      type:
+        namedType: io.k8s.api.core.v1.NodeConfigSource
+    - name: error
+      type:
+        scalar: string
+    - name: lastKnownGood
+      type:
+        namedType: io.k8s.api.core.v1.NodeConfigSource
+- name: io.k8s.api.core.v1.NodeDaemonEndpoints
+  map:
+    fields:
+    - name: kubeletEndpoint
+      type:
+        namedType: io.k8s.api.core.v1.DaemonEndpoint
+- name: io.k8s.api.core.v1.NodeFeatures
+  map:
+    fields:
+    - name: supplementalGroupsPolicy
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.NodeRuntimeHandler
+  map:
+    fields:
+    - name: features
+      type:
+        namedType: io.k8s.api.core.v1.NodeRuntimeHandlerFeatures
+    - name: name
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.NodeRuntimeHandlerFeatures
+  map:
+    fields:
+    - name: recursiveReadOnlyMounts
+      type:
+        scalar: boolean
+    - name: userNamespaces
+      type:
+        scalar: boolean
 - name: io.k8s.api.core.v1.NodeSelector
   map:
     fields:
@@ -1823,6 +2662,152 @@ var schemaYAML = typed.YAMLObject(`types:
             namedType: io.k8s.api.core.v1.NodeSelectorRequirement
           elementRelationship: atomic
     elementRelationship: atomic
+- name: io.k8s.api.core.v1.NodeSpec
+  map:
+    fields:
+    - name: configSource
+      type:
+        namedType: io.k8s.api.core.v1.NodeConfigSource
+    - name: externalID
+      type:
+        scalar: string
+    - name: podCIDR
+      type:
+        scalar: string
+    - name: podCIDRs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+    - name: providerID
+      type:
+        scalar: string
+    - name: taints
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.Taint
+          elementRelationship: atomic
+    - name: unschedulable
+      type:
+        scalar: boolean
+- name: io.k8s.api.core.v1.NodeStatus
+  map:
+    fields:
+    - name: addresses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeAddress
+          elementRelationship: associative
+          keys:
+          - type
+    - name: allocatable
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: capacity
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: config
+      type:
+        namedType: io.k8s.api.core.v1.NodeConfigStatus
+    - name: daemonEndpoints
+      type:
+        namedType: io.k8s.api.core.v1.NodeDaemonEndpoints
+    - name: declaredFeatures
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: features
+      type:
+        namedType: io.k8s.api.core.v1.NodeFeatures
+    - name: images
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerImage
+          elementRelationship: atomic
+    - name: nodeInfo
+      type:
+        namedType: io.k8s.api.core.v1.NodeSystemInfo
+    - name: phase
+      type:
+        scalar: string
+    - name: runtimeHandlers
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeRuntimeHandler
+          elementRelationship: atomic
+    - name: volumesAttached
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.AttachedVolume
+          elementRelationship: atomic
+    - name: volumesInUse
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.NodeSwapStatus
+  map:
+    fields:
+    - name: capacity
+      type:
+        scalar: numeric
+- name: io.k8s.api.core.v1.NodeSystemInfo
+  map:
+    fields:
+    - name: architecture
+      type:
+        scalar: string
+    - name: bootID
+      type:
+        scalar: string
+    - name: containerRuntimeVersion
+      type:
+        scalar: string
+    - name: kernelVersion
+      type:
+        scalar: string
+    - name: kubeProxyVersion
+      type:
+        scalar: string
+    - name: kubeletVersion
+      type:
+        scalar: string
+    - name: machineID
+      type:
+        scalar: string
+    - name: operatingSystem
+      type:
+        scalar: string
+    - name: osImage
+      type:
+        scalar: string
+    - name: swap
+      type:
+        namedType: io.k8s.api.core.v1.NodeSwapStatus
+    - name: systemUUID
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.ObjectFieldSelector
   map:
     fields:
@@ -1858,6 +2843,24 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     elementRelationship: atomic
+- name: io.k8s.api.core.v1.PersistentVolume
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.PersistentVolumeSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.PersistentVolumeStatus
 - name: io.k8s.api.core.v1.PersistentVolumeClaim
   map:
     fields:
@@ -1989,6 +2992,194 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: readOnly
       type:
         scalar: boolean
+- name: io.k8s.api.core.v1.PersistentVolumeSource
+  map:
+    fields:
+    - name: awsElasticBlockStore
+      type:
+        namedType: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
+    - name: azureDisk
+      type:
+        namedType: io.k8s.api.core.v1.AzureDiskVolumeSource
+    - name: azureFile
+      type:
+        namedType: io.k8s.api.core.v1.AzureFilePersistentVolumeSource
+    - name: cephfs
+      type:
+        namedType: io.k8s.api.core.v1.CephFSPersistentVolumeSource
+    - name: cinder
+      type:
+        namedType: io.k8s.api.core.v1.CinderPersistentVolumeSource
+    - name: csi
+      type:
+        namedType: io.k8s.api.core.v1.CSIPersistentVolumeSource
+    - name: fc
+      type:
+        namedType: io.k8s.api.core.v1.FCVolumeSource
+    - name: flexVolume
+      type:
+        namedType: io.k8s.api.core.v1.FlexPersistentVolumeSource
+    - name: flocker
+      type:
+        namedType: io.k8s.api.core.v1.FlockerVolumeSource
+    - name: gcePersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
+    - name: glusterfs
+      type:
+        namedType: io.k8s.api.core.v1.GlusterfsPersistentVolumeSource
+    - name: hostPath
+      type:
+        namedType: io.k8s.api.core.v1.HostPathVolumeSource
+    - name: iscsi
+      type:
+        namedType: io.k8s.api.core.v1.ISCSIPersistentVolumeSource
+    - name: local
+      type:
+        namedType: io.k8s.api.core.v1.LocalVolumeSource
+    - name: nfs
+      type:
+        namedType: io.k8s.api.core.v1.NFSVolumeSource
+    - name: photonPersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
+    - name: portworxVolume
+      type:
+        namedType: io.k8s.api.core.v1.PortworxVolumeSource
+    - name: quobyte
+      type:
+        namedType: io.k8s.api.core.v1.QuobyteVolumeSource
+    - name: rbd
+      type:
+        namedType: io.k8s.api.core.v1.RBDPersistentVolumeSource
+    - name: scaleIO
+      type:
+        namedType: io.k8s.api.core.v1.ScaleIOPersistentVolumeSource
+    - name: storageos
+      type:
+        namedType: io.k8s.api.core.v1.StorageOSPersistentVolumeSource
+    - name: vsphereVolume
+      type:
+        namedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
+- name: io.k8s.api.core.v1.PersistentVolumeSpec
+  map:
+    fields:
+    - name: accessModes
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: awsElasticBlockStore
+      type:
+        namedType: io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource
+    - name: azureDisk
+      type:
+        namedType: io.k8s.api.core.v1.AzureDiskVolumeSource
+    - name: azureFile
+      type:
+        namedType: io.k8s.api.core.v1.AzureFilePersistentVolumeSource
+    - name: capacity
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: cephfs
+      type:
+        namedType: io.k8s.api.core.v1.CephFSPersistentVolumeSource
+    - name: cinder
+      type:
+        namedType: io.k8s.api.core.v1.CinderPersistentVolumeSource
+    - name: claimRef
+      type:
+        namedType: io.k8s.api.core.v1.ObjectReference
+    - name: csi
+      type:
+        namedType: io.k8s.api.core.v1.CSIPersistentVolumeSource
+    - name: fc
+      type:
+        namedType: io.k8s.api.core.v1.FCVolumeSource
+    - name: flexVolume
+      type:
+        namedType: io.k8s.api.core.v1.FlexPersistentVolumeSource
+    - name: flocker
+      type:
+        namedType: io.k8s.api.core.v1.FlockerVolumeSource
+    - name: gcePersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.GCEPersistentDiskVolumeSource
+    - name: glusterfs
+      type:
+        namedType: io.k8s.api.core.v1.GlusterfsPersistentVolumeSource
+    - name: hostPath
+      type:
+        namedType: io.k8s.api.core.v1.HostPathVolumeSource
+    - name: iscsi
+      type:
+        namedType: io.k8s.api.core.v1.ISCSIPersistentVolumeSource
+    - name: local
+      type:
+        namedType: io.k8s.api.core.v1.LocalVolumeSource
+    - name: mountOptions
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: nfs
+      type:
+        namedType: io.k8s.api.core.v1.NFSVolumeSource
+    - name: nodeAffinity
+      type:
+        namedType: io.k8s.api.core.v1.VolumeNodeAffinity
+    - name: persistentVolumeReclaimPolicy
+      type:
+        scalar: string
+    - name: photonPersistentDisk
+      type:
+        namedType: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
+    - name: portworxVolume
+      type:
+        namedType: io.k8s.api.core.v1.PortworxVolumeSource
+    - name: quobyte
+      type:
+        namedType: io.k8s.api.core.v1.QuobyteVolumeSource
+    - name: rbd
+      type:
+        namedType: io.k8s.api.core.v1.RBDPersistentVolumeSource
+    - name: scaleIO
+      type:
+        namedType: io.k8s.api.core.v1.ScaleIOPersistentVolumeSource
+    - name: storageClassName
+      type:
+        scalar: string
+    - name: storageos
+      type:
+        namedType: io.k8s.api.core.v1.StorageOSPersistentVolumeSource
+    - name: volumeAttributesClassName
+      type:
+        scalar: string
+    - name: volumeMode
+      type:
+        scalar: string
+    - name: vsphereVolume
+      type:
+        namedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
+- name: io.k8s.api.core.v1.PersistentVolumeStatus
+  map:
+    fields:
+    - name: lastPhaseTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: phase
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource
   map:
     fields:
@@ -1998,6 +3189,24 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: pdID
       type:
         scalar: string
+- name: io.k8s.api.core.v1.Pod
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.PodSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.PodStatus
 - name: io.k8s.api.core.v1.PodAffinity
   map:
     fields:
@@ -2084,6 +3293,30 @@ var schemaYAML = typed.YAMLObject(`types:
         map:
           elementType:
             scalar: string
+- name: io.k8s.api.core.v1.PodCondition
+  map:
+    fields:
+    - name: lastProbeTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.PodDNSConfig
   map:
     fields:
@@ -2114,6 +3347,24 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: value
       type:
         scalar: string
+- name: io.k8s.api.core.v1.PodExtendedResourceClaimStatus
+  map:
+    fields:
+    - name: requestMappings
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerExtendedResourceRequest
+          elementRelationship: atomic
+    - name: resourceClaimName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodIP
+  map:
+    fields:
+    - name: ip
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.PodOS
   map:
     fields:
@@ -2136,6 +3387,15 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     - name: resourceClaimTemplateName
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.PodResourceClaimStatus
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: resourceClaimName
       type:
         scalar: string
 - name: io.k8s.api.core.v1.PodSchedulingGate
@@ -2384,6 +3644,119 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - name
+- name: io.k8s.api.core.v1.PodStatus
+  map:
+    fields:
+    - name: allocatedResources
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: containerStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerStatus
+          elementRelationship: atomic
+    - name: ephemeralContainerStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerStatus
+          elementRelationship: atomic
+    - name: extendedResourceClaimStatus
+      type:
+        namedType: io.k8s.api.core.v1.PodExtendedResourceClaimStatus
+    - name: hostIP
+      type:
+        scalar: string
+    - name: hostIPs
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.HostIP
+          elementRelationship: atomic
+    - name: initContainerStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ContainerStatus
+          elementRelationship: atomic
+    - name: message
+      type:
+        scalar: string
+    - name: nodeAllocatableResourceClaimStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus
+          elementRelationship: atomic
+    - name: nominatedNodeName
+      type:
+        scalar: string
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: phase
+      type:
+        scalar: string
+    - name: podIP
+      type:
+        scalar: string
+    - name: podIPs
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodIP
+          elementRelationship: associative
+          keys:
+          - ip
+    - name: qosClass
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: resize
+      type:
+        scalar: string
+    - name: resourceClaimStatuses
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.PodResourceClaimStatus
+          elementRelationship: associative
+          keys:
+          - name
+    - name: resources
+      type:
+        namedType: io.k8s.api.core.v1.ResourceRequirements
+    - name: startTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.api.core.v1.PodTemplate
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: template
+      type:
+        namedType: io.k8s.api.core.v1.PodTemplateSpec
 - name: io.k8s.api.core.v1.PodTemplateSpec
   map:
     fields:
@@ -2393,6 +3766,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: io.k8s.api.core.v1.PodSpec
+- name: io.k8s.api.core.v1.PortStatus
+  map:
+    fields:
+    - name: error
+      type:
+        scalar: string
+    - name: port
+      type:
+        scalar: numeric
+    - name: protocol
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.PortworxVolumeSource
   map:
     fields:
@@ -2495,6 +3880,36 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: volume
       type:
         scalar: string
+- name: io.k8s.api.core.v1.RBDPersistentVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: image
+      type:
+        scalar: string
+    - name: keyring
+      type:
+        scalar: string
+    - name: monitors
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: pool
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: user
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.RBDVolumeSource
   map:
     fields:
@@ -2525,6 +3940,86 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: user
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ReplicationController
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.ReplicationControllerSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.ReplicationControllerStatus
+- name: io.k8s.api.core.v1.ReplicationControllerCondition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ReplicationControllerSpec
+  map:
+    fields:
+    - name: minReadySeconds
+      type:
+        scalar: numeric
+    - name: replicas
+      type:
+        scalar: numeric
+    - name: selector
+      type:
+        map:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: template
+      type:
+        namedType: io.k8s.api.core.v1.PodTemplateSpec
+- name: io.k8s.api.core.v1.ReplicationControllerStatus
+  map:
+    fields:
+    - name: availableReplicas
+      type:
+        scalar: numeric
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ReplicationControllerCondition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: fullyLabeledReplicas
+      type:
+        scalar: numeric
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: readyReplicas
+      type:
+        scalar: numeric
+    - name: replicas
+      type:
+        scalar: numeric
 - name: io.k8s.api.core.v1.ResourceClaim
   map:
     fields:
@@ -2547,6 +4042,66 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     elementRelationship: atomic
+- name: io.k8s.api.core.v1.ResourceHealth
+  map:
+    fields:
+    - name: health
+      type:
+        scalar: string
+    - name: message
+      type:
+        scalar: string
+    - name: resourceID
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ResourceQuota
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.ResourceQuotaSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.ResourceQuotaStatus
+- name: io.k8s.api.core.v1.ResourceQuotaSpec
+  map:
+    fields:
+    - name: hard
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: scopeSelector
+      type:
+        namedType: io.k8s.api.core.v1.ScopeSelector
+    - name: scopes
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.ResourceQuotaStatus
+  map:
+    fields:
+    - name: hard
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: used
+      type:
+        map:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
 - name: io.k8s.api.core.v1.ResourceRequirements
   map:
     fields:
@@ -2568,6 +4123,20 @@ var schemaYAML = typed.YAMLObject(`types:
         map:
           elementType:
             namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+- name: io.k8s.api.core.v1.ResourceStatus
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: resources
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ResourceHealth
+          elementRelationship: associative
+          keys:
+          - resourceID
 - name: io.k8s.api.core.v1.SELinuxOptions
   map:
     fields:
@@ -2581,6 +4150,39 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     - name: user
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ScaleIOPersistentVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: gateway
+      type:
+        scalar: string
+    - name: protectionDomain
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.SecretReference
+    - name: sslEnabled
+      type:
+        scalar: boolean
+    - name: storageMode
+      type:
+        scalar: string
+    - name: storagePool
+      type:
+        scalar: string
+    - name: system
+      type:
+        scalar: string
+    - name: volumeName
       type:
         scalar: string
 - name: io.k8s.api.core.v1.ScaleIOVolumeSource
@@ -2616,12 +4218,65 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: volumeName
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ScopeSelector
+  map:
+    fields:
+    - name: matchExpressions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ScopedResourceSelectorRequirement
+          elementRelationship: atomic
+    elementRelationship: atomic
+- name: io.k8s.api.core.v1.ScopedResourceSelectorRequirement
+  map:
+    fields:
+    - name: operator
+      type:
+        scalar: string
+    - name: scopeName
+      type:
+        scalar: string
+    - name: values
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
 - name: io.k8s.api.core.v1.SeccompProfile
   map:
     fields:
     - name: localhostProfile
       type:
         scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.Secret
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: data
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: immutable
+      type:
+        scalar: boolean
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: stringData
+      type:
+        map:
+          elementType:
+            scalar: string
     - name: type
       type:
         scalar: string
@@ -2662,6 +4317,16 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: optional
       type:
         scalar: boolean
+- name: io.k8s.api.core.v1.SecretReference
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    elementRelationship: atomic
 - name: io.k8s.api.core.v1.SecretVolumeSource
   map:
     fields:
@@ -2719,6 +4384,53 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: windowsOptions
       type:
         namedType: io.k8s.api.core.v1.WindowsSecurityContextOptions
+- name: io.k8s.api.core.v1.Service
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.core.v1.ServiceSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.core.v1.ServiceStatus
+- name: io.k8s.api.core.v1.ServiceAccount
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: automountServiceAccountToken
+      type:
+        scalar: boolean
+    - name: imagePullSecrets
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.LocalObjectReference
+          elementRelationship: atomic
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: secrets
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ObjectReference
+          elementRelationship: associative
+          keys:
+          - name
 - name: io.k8s.api.core.v1.ServiceAccountTokenProjection
   map:
     fields:
@@ -2731,12 +4443,155 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: path
       type:
         scalar: string
+- name: io.k8s.api.core.v1.ServicePort
+  map:
+    fields:
+    - name: appProtocol
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: nodePort
+      type:
+        scalar: numeric
+    - name: port
+      type:
+        scalar: numeric
+    - name: protocol
+      type:
+        scalar: string
+    - name: targetPort
+      type:
+        namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+- name: io.k8s.api.core.v1.ServiceSpec
+  map:
+    fields:
+    - name: allocateLoadBalancerNodePorts
+      type:
+        scalar: boolean
+    - name: clusterIP
+      type:
+        scalar: string
+    - name: clusterIPs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: externalIPs
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: externalName
+      type:
+        scalar: string
+    - name: externalTrafficPolicy
+      type:
+        scalar: string
+    - name: healthCheckNodePort
+      type:
+        scalar: numeric
+    - name: internalTrafficPolicy
+      type:
+        scalar: string
+    - name: ipFamilies
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: ipFamilyPolicy
+      type:
+        scalar: string
+    - name: loadBalancerClass
+      type:
+        scalar: string
+    - name: loadBalancerIP
+      type:
+        scalar: string
+    - name: loadBalancerSourceRanges
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: ports
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.ServicePort
+          elementRelationship: associative
+          keys:
+          - port
+          - protocol
+    - name: publishNotReadyAddresses
+      type:
+        scalar: boolean
+    - name: selector
+      type:
+        map:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: sessionAffinity
+      type:
+        scalar: string
+    - name: sessionAffinityConfig
+      type:
+        namedType: io.k8s.api.core.v1.SessionAffinityConfig
+    - name: trafficDistribution
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
+- name: io.k8s.api.core.v1.ServiceStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: loadBalancer
+      type:
+        namedType: io.k8s.api.core.v1.LoadBalancerStatus
+- name: io.k8s.api.core.v1.SessionAffinityConfig
+  map:
+    fields:
+    - name: clientIP
+      type:
+        namedType: io.k8s.api.core.v1.ClientIPConfig
 - name: io.k8s.api.core.v1.SleepAction
   map:
     fields:
     - name: seconds
       type:
         scalar: numeric
+- name: io.k8s.api.core.v1.StorageOSPersistentVolumeSource
+  map:
+    fields:
+    - name: fsType
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: secretRef
+      type:
+        namedType: io.k8s.api.core.v1.ObjectReference
+    - name: volumeName
+      type:
+        scalar: string
+    - name: volumeNamespace
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.StorageOSVolumeSource
   map:
     fields:
@@ -2773,6 +4628,21 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: port
       type:
         namedType: io.k8s.apimachinery.pkg.util.intstr.IntOrString
+- name: io.k8s.api.core.v1.Taint
+  map:
+    fields:
+    - name: effect
+      type:
+        scalar: string
+    - name: key
+      type:
+        scalar: string
+    - name: timeAdded
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: value
+      type:
+        scalar: string
 - name: io.k8s.api.core.v1.Toleration
   map:
     fields:
@@ -2791,6 +4661,28 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: value
       type:
         scalar: string
+- name: io.k8s.api.core.v1.TopologySelectorLabelRequirement
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: values
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.core.v1.TopologySelectorTerm
+  map:
+    fields:
+    - name: matchLabelExpressions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.TopologySelectorLabelRequirement
+          elementRelationship: atomic
+    elementRelationship: atomic
 - name: io.k8s.api.core.v1.TopologySpreadConstraint
   map:
     fields:
@@ -2978,6 +4870,30 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: subPathExpr
       type:
         scalar: string
+- name: io.k8s.api.core.v1.VolumeMountStatus
+  map:
+    fields:
+    - name: mountPath
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: readOnly
+      type:
+        scalar: boolean
+    - name: recursiveReadOnly
+      type:
+        scalar: string
+    - name: volumeStatus
+      type:
+        namedType: io.k8s.api.core.v1.VolumeStatus
+- name: io.k8s.api.core.v1.VolumeNodeAffinity
+  map:
+    fields:
+    - name: required
+      type:
+        namedType: io.k8s.api.core.v1.NodeSelector
 - name: io.k8s.api.core.v1.VolumeProjection
   map:
     fields:
@@ -3105,6 +5021,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: vsphereVolume
       type:
         namedType: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
+- name: io.k8s.api.core.v1.VolumeStatus
+  map:
+    fields:
+    - name: image
+      type:
+        namedType: io.k8s.api.core.v1.ImageVolumeStatus
 - name: io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource
   map:
     fields:
@@ -3296,8 +5218,298 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     elementRelationship: atomic
+- name: io.k8s.api.storage.v1.CSIDriver
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.storage.v1.CSIDriverSpec
+- name: io.k8s.api.storage.v1.CSIDriverSpec
+  map:
+    fields:
+    - name: attachRequired
+      type:
+        scalar: boolean
+    - name: fsGroupPolicy
+      type:
+        scalar: string
+    - name: nodeAllocatableUpdatePeriodSeconds
+      type:
+        scalar: numeric
+    - name: podInfoOnMount
+      type:
+        scalar: boolean
+    - name: preventPodSchedulingIfMissing
+      type:
+        scalar: boolean
+    - name: requiresRepublish
+      type:
+        scalar: boolean
+    - name: seLinuxMount
+      type:
+        scalar: boolean
+    - name: serviceAccountTokenInSecrets
+      type:
+        scalar: boolean
+    - name: storageCapacity
+      type:
+        scalar: boolean
+    - name: tokenRequests
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.storage.v1.TokenRequest
+          elementRelationship: atomic
+    - name: volumeLifecycleModes
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
+- name: io.k8s.api.storage.v1.CSINode
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.storage.v1.CSINodeSpec
+- name: io.k8s.api.storage.v1.CSINodeDriver
+  map:
+    fields:
+    - name: allocatable
+      type:
+        namedType: io.k8s.api.storage.v1.VolumeNodeResources
+    - name: name
+      type:
+        scalar: string
+    - name: nodeID
+      type:
+        scalar: string
+    - name: topologyKeys
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+- name: io.k8s.api.storage.v1.CSINodeSpec
+  map:
+    fields:
+    - name: drivers
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.storage.v1.CSINodeDriver
+          elementRelationship: associative
+          keys:
+          - name
+- name: io.k8s.api.storage.v1.CSIStorageCapacity
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: capacity
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: kind
+      type:
+        scalar: string
+    - name: maximumVolumeSize
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: nodeTopology
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
+    - name: storageClassName
+      type:
+        scalar: string
+- name: io.k8s.api.storage.v1.StorageClass
+  map:
+    fields:
+    - name: allowVolumeExpansion
+      type:
+        scalar: boolean
+    - name: allowedTopologies
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.api.core.v1.TopologySelectorTerm
+          elementRelationship: atomic
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: mountOptions
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: atomic
+    - name: parameters
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: provisioner
+      type:
+        scalar: string
+    - name: reclaimPolicy
+      type:
+        scalar: string
+    - name: volumeBindingMode
+      type:
+        scalar: string
+- name: io.k8s.api.storage.v1.TokenRequest
+  map:
+    fields:
+    - name: audience
+      type:
+        scalar: string
+    - name: expirationSeconds
+      type:
+        scalar: numeric
+- name: io.k8s.api.storage.v1.VolumeAttachment
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: io.k8s.api.storage.v1.VolumeAttachmentSpec
+    - name: status
+      type:
+        namedType: io.k8s.api.storage.v1.VolumeAttachmentStatus
+- name: io.k8s.api.storage.v1.VolumeAttachmentSource
+  map:
+    fields:
+    - name: inlineVolumeSpec
+      type:
+        namedType: io.k8s.api.core.v1.PersistentVolumeSpec
+    - name: persistentVolumeName
+      type:
+        scalar: string
+- name: io.k8s.api.storage.v1.VolumeAttachmentSpec
+  map:
+    fields:
+    - name: attacher
+      type:
+        scalar: string
+    - name: nodeName
+      type:
+        scalar: string
+    - name: source
+      type:
+        namedType: io.k8s.api.storage.v1.VolumeAttachmentSource
+- name: io.k8s.api.storage.v1.VolumeAttachmentStatus
+  map:
+    fields:
+    - name: attachError
+      type:
+        namedType: io.k8s.api.storage.v1.VolumeError
+    - name: attached
+      type:
+        scalar: boolean
+    - name: attachmentMetadata
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: detachError
+      type:
+        namedType: io.k8s.api.storage.v1.VolumeError
+- name: io.k8s.api.storage.v1.VolumeAttributesClass
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: driverName
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: parameters
+      type:
+        map:
+          elementType:
+            scalar: string
+- name: io.k8s.api.storage.v1.VolumeError
+  map:
+    fields:
+    - name: errorCode
+      type:
+        scalar: numeric
+    - name: message
+      type:
+        scalar: string
+    - name: time
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.api.storage.v1.VolumeNodeResources
+  map:
+    fields:
+    - name: count
+      type:
+        scalar: numeric
 - name: io.k8s.apimachinery.pkg.api.resource.Quantity
   scalar: untyped
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+  map:
+    fields:
+    - name: lastTransitionTime
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: message
+      type:
+        scalar: string
+    - name: observedGeneration
+      type:
+        scalar: numeric
+    - name: reason
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+    - name: type
+      type:
+        scalar: string
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1
   map:
     elementType:
@@ -3364,6 +5576,8 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: time
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime
+  scalar: untyped
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
   map:
     fields:

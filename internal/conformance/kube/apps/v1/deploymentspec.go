@@ -3,7 +3,7 @@
 package v1
 
 import (
-	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	corev1ac "github.com/ssagen/ssagen/internal/conformance/kube/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 )
 

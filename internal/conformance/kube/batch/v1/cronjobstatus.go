@@ -3,8 +3,8 @@
 package v1
 
 import (
+	corev1ac "github.com/ssagen/ssagen/internal/conformance/kube/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 )
 
 // CronJobStatusApplyConfiguration represents a declarative configuration of the CronJobStatus type for use
