@@ -3,6 +3,7 @@ package generator_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"flag"
 	"os"
 	"os/exec"
@@ -273,5 +274,49 @@ func TestGoldenBehaviour(t *testing.T) {
 	out, err := exec.Command("go", "test", "-count=1", "./testdata/multiversion/want/", "./testdata/legal/want/").CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s", out)
+	}
+}
+
+// TestOneRootDecision: a kind's scope, plural and subresources are the
+// same whether its package is an input or its kind is named by
+// --ensure-kinds (a 403 at run time once came from the two disagreeing).
+func TestOneRootDecision(t *testing.T) {
+	const pkg = module + "/generator/testdata/oracle/clusterscope"
+	roots := func(cfg generator.Config) map[string]string {
+		cfg.OutputDir, cfg.OutputPkg = t.TempDir(), "example.com/out"
+		u, err := generator.Load(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, gv := range u.GroupVersions {
+			if gv.PkgPath != pkg {
+				continue
+			}
+			for _, k := range gv.Kinds() {
+				out[k.Name.Name] = fmt.Sprintf("group=%s namespaced=%v plural=%s subresources=%v", gv.Group, k.Root.Namespaced, k.Root.Plural, k.Root.Subresources)
+			}
+		}
+		return out
+	}
+	asInput := roots(generator.Config{Packages: []string{"./testdata/oracle/clusterscope"}})
+	// --ensure-kinds needs the kinds' apply configurations: generate them
+	// into the module first, as a third party would ship them.
+	out := filepath.Join("testdata", "rootout")
+	t.Cleanup(func() { os.RemoveAll(out) })
+	gen := generator.Config{Packages: []string{"./testdata/oracle/clusterscope"}, OutputDir: out, OutputPkg: module + "/generator/testdata/rootout"}
+	if err := generator.Generate(gen, output.Disk{Dir: generator.OutputDir(gen)}); err != nil {
+		t.Fatal(err)
+	}
+	asEnsureKind := roots(generator.Config{Packages: []string{"./testdata/oracle/aliases"}, EnsureKinds: []string{pkg + ".Gizmo", pkg + ".Thing"},
+		External: pkg + ":" + module + "/generator/testdata/rootout/oracle/clusterscope"})
+	want := map[string]string{
+		"Gizmo": "group=oracle.example.com namespaced=false plural=gizmoz subresources=[]",
+		"Thing": "group=oracle.example.com namespaced=true plural=things subresources=[status]",
+	}
+	for k, w := range want {
+		if asInput[k] != w || asEnsureKind[k] != w {
+			t.Errorf("%s: as an input %q, through --ensure-kinds %q; want %q", k, asInput[k], asEnsureKind[k], w)
+		}
 	}
 }

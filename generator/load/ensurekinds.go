@@ -1,14 +1,14 @@
 package load
 
 import (
+	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"path"
 	"sort"
 	"strings"
 
-	"github.com/gobuffalo/flect"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ssagen/ssagen/generator/model"
@@ -56,7 +56,16 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 			OutSubdir:  model.OutSubdir(p.PkgPath),
 			OutPkgPath: path.Join(l.cfg.OutputPkg, model.OutSubdir(p.PkgPath)),
 			Version:    path.Base(p.PkgPath),
-			Group:      groupOfFiles(p.GoFiles, path.Base(path.Dir(p.PkgPath))),
+		}
+		var files []*ast.File
+		for _, name := range p.GoFiles { // sorted by go list
+			// Only the package clause and the comments above it.
+			if f, err := parser.ParseFile(l.fset, name, nil, parser.PackageClauseOnly|parser.ParseComments); err == nil {
+				files = append(files, f)
+			}
+		}
+		if !l.packageMarkers(files, gv) {
+			gv.Group = path.Base(path.Dir(p.PkgPath)) // code-generator's fallback
 		}
 		names := byPkg[p.PkgPath]
 		sort.Strings(names)
@@ -71,18 +80,12 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 				continue
 			}
 			t := l.named(obj)
-			root := &model.Root{Kind: name, Namespaced: true, Plural: flect.Pluralize(strings.ToLower(name))}
-			file, decl, spec := l.declOf(obj)
-			if spec != nil {
-				lines := l.typeMarkerLines(file, decl, spec)
-				root.Namespaced = !hasGenclient(lines, "nonNamespaced")
-				hasStatus := false
-				for _, f := range t.Fields {
-					hasStatus = hasStatus || f.GoName == "Status"
-				}
-				if hasStatus && hasGenclient(lines, "") && !hasGenclient(lines, "noStatus") {
-					root.Subresources = []string{"status"}
-				}
+			var root *model.Root
+			if file, decl, spec := l.declOf(obj); spec != nil {
+				lines, vals := l.typeMarkers(file, decl, spec)
+				root = l.rootOf(t, lines, vals)
+			} else {
+				root = l.rootOf(t, nil, markerValues{})
 			}
 			t.Root = root
 			gv.Types = append(gv.Types, t)
@@ -103,25 +106,4 @@ func (l *loader) checkEnsureKinds(gvs []*model.GroupVersion) {
 			}
 		}
 	}
-}
-
-// groupOfFiles reads +groupName from the package comments of a package's
-// files (doc.go in k8s.io/api), falling back to the folder name.
-func groupOfFiles(files []string, fallback string) string {
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		head := string(b)
-		if i := strings.Index(head, "\npackage "); i >= 0 {
-			head = head[:i]
-		}
-		for _, line := range strings.Split(head, "\n") {
-			if g, ok := strings.CutPrefix(strings.TrimSpace(line), "// +groupName="); ok {
-				return strings.TrimSpace(g)
-			}
-		}
-	}
-	return fallback
 }

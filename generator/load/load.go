@@ -253,6 +253,31 @@ func (l *loader) addInput(p *packages.Package) {
 	groupSet := false
 	files := append([]*ast.File(nil), p.Syntax...)
 	sort.Slice(files, func(i, j int) bool { return l.pos(files[i].Pos()).Filename < l.pos(files[j].Pos()).Filename })
+	groupSet = l.packageMarkers(files, gv)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				in.specs[ts.Name.Name] = typeDecl{file: f, decl: gd, spec: ts}
+				if _, ok := ts.Type.(*ast.StructType); ok {
+					in.hasStructs = true
+				}
+			}
+		}
+	}
+	in.groupSet = groupSet
+	l.inputs[p.PkgPath] = in
+}
+
+// packageMarkers reads +groupName and +versionName from the comments
+// above the package clause of the files (sorted by name) into gv, and
+// reports whether a group was named. Input packages and --ensure-kinds
+// packages are read this one way.
+func (l *loader) packageMarkers(files []*ast.File, gv *model.GroupVersion) (groupSet bool) {
 	for _, f := range files {
 		if !gv.Pos.IsValid() {
 			gv.Pos = l.pos(f.Package)
@@ -272,22 +297,8 @@ func (l *loader) addInput(p *packages.Package) {
 		if vals.has("versionName") {
 			gv.Version = vals.str("versionName")
 		}
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range gd.Specs {
-				ts := s.(*ast.TypeSpec)
-				in.specs[ts.Name.Name] = typeDecl{file: f, decl: gd, spec: ts}
-				if _, ok := ts.Type.(*ast.StructType); ok {
-					in.hasStructs = true
-				}
-			}
-		}
 	}
-	in.groupSet = groupSet
-	l.inputs[p.PkgPath] = in
+	return groupSet
 }
 
 // defaultGroup handles packages without +groupName. code-generator-style
@@ -383,35 +394,47 @@ func (l *loader) findRoots(in *input) {
 		if t.ApplyConfig == nil {
 			continue
 		}
-		root := &model.Root{Kind: name, Namespaced: true, Plural: flect.Pluralize(strings.ToLower(name))}
-		if res, ok := vals["kubebuilder:resource"]; ok && len(res) > 0 {
-			if r, ok := res[len(res)-1].(crdmarkers.Resource); ok {
-				switch r.Scope {
-				case "", "Namespaced":
-				case "Cluster":
-					root.Namespaced = false
-				default:
-					l.errs.Add(t.Pos, "use scope=Namespaced or scope=Cluster", "+kubebuilder:resource:scope=%s on %s: the scope is Namespaced or Cluster", r.Scope, name)
-				}
-				if r.Path != "" {
-					root.Plural = r.Path
-				}
-			}
-		}
-		if hasGenclient(lines, "nonNamespaced") {
-			root.Namespaced = false
-		}
-		hasStatus := false
-		for _, f := range t.Fields {
-			hasStatus = hasStatus || (f.GoName == "Status" && !f.Embedded)
-		}
-		if hasStatus && (vals.has("kubebuilder:subresource:status") || (genclient && !hasGenclient(lines, "noStatus"))) {
-			root.Subresources = []string{"status"}
-		}
-		root.Subresources = append(root.Subresources, genclientSubresources(lines, root.Subresources)...)
-		sort.Strings(root.Subresources)
+		root := l.rootOf(t, lines, vals)
 		t.Root = root
 	}
+}
+
+// rootOf decides everything about a kind — scope, plural, subresources —
+// from its markers, once, for input kinds and --ensure-kinds alike:
+// kubebuilder's +kubebuilder:resource and +kubebuilder:subresource:status,
+// code-generator's +genclient, +genclient:nonNamespaced, :noStatus and
+// :method=...,subresource=.
+func (l *loader) rootOf(t *model.Type, lines []markerLine, vals markerValues) *model.Root {
+	name := t.Name.Name
+	genclient := hasGenclient(lines, "")
+	root := &model.Root{Kind: name, Namespaced: true, Plural: flect.Pluralize(strings.ToLower(name))}
+	if res, ok := vals["kubebuilder:resource"]; ok && len(res) > 0 {
+		if r, ok := res[len(res)-1].(crdmarkers.Resource); ok {
+			switch r.Scope {
+			case "", "Namespaced":
+			case "Cluster":
+				root.Namespaced = false
+			default:
+				l.errs.Add(t.Pos, "use scope=Namespaced or scope=Cluster", "+kubebuilder:resource:scope=%s on %s: the scope is Namespaced or Cluster", r.Scope, name)
+			}
+			if r.Path != "" {
+				root.Plural = r.Path
+			}
+		}
+	}
+	if hasGenclient(lines, "nonNamespaced") {
+		root.Namespaced = false
+	}
+	hasStatus := false
+	for _, f := range t.Fields {
+		hasStatus = hasStatus || (f.GoName == "Status" && !f.Embedded)
+	}
+	if hasStatus && (vals.has("kubebuilder:subresource:status") || (genclient && !hasGenclient(lines, "noStatus"))) {
+		root.Subresources = []string{"status"}
+	}
+	root.Subresources = append(root.Subresources, genclientSubresources(lines, root.Subresources)...)
+	sort.Strings(root.Subresources)
+	return root
 }
 
 func embedsObjectMeta(st *types.Struct) bool { return embeds(st, "ObjectMeta") }
