@@ -87,13 +87,13 @@ func (e *typeFile) structFields() []jen.Code {
 }
 
 // jsonTag is the field's tag in the apply configuration: every non-inline
-// field omits empty values, so unset fields are never sent (and never owned).
+// field omits empty values, so unset fields are never sent (and never
+// owned). An inline embed has an empty tag, as applyconfiguration-gen
+// writes it since v0.37: encoding/json inlines it for its empty name
+// (",inline" is not an encoding/json option).
 func jsonTag(f *model.Field) string {
 	if f.Inline {
-		if f.OmitEmpty {
-			return ",omitempty,inline"
-		}
-		return ",inline"
+		return ""
 	}
 	return f.JSONName + ",omitempty"
 }

@@ -19,18 +19,12 @@ var registry = func() *ctmarkers.Registry {
 		panic(err)
 	}
 	reg.Define("kubebuilder:object:root", ctmarkers.DescribesType, false)
-	// Declarative-validation spellings that controller-tools v0.23 reads
-	// as aliases of the topology and optionality markers.
-	for _, target := range []ctmarkers.TargetType{ctmarkers.DescribesField, ctmarkers.DescribesType} {
-		reg.Define("k8s:listType", target, markers.ListType(""))
-		reg.Define("k8s:listMapKey", target, markers.ListMapKey(""))
-	}
-	reg.Define("k8s:optional", ctmarkers.DescribesField, struct{}{})
-	reg.Define("k8s:required", ctmarkers.DescribesField, struct{}{})
 	return reg
 }()
 
-// aliases maps marker spellings to the name ssagen reads them by.
+// aliases maps marker spellings to the name ssagen reads them by: the
+// declarative-validation spellings controller-tools v0.23 defines beside
+// the topology and optionality markers, and the X-prefixed validation ones.
 var aliases = map[string]string{
 	"k8s:listType":   "listType",
 	"k8s:listMapKey": "listMapKey",
@@ -65,14 +59,24 @@ func (m markerValues) str(name string) string {
 	return ""
 }
 
+// strs returns a repeatable marker's values in order, each once: an API
+// may state a key in two spellings (+listMapKey and +k8s:listMapKey).
 func (m markerValues) strs(name string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, v := range m[name] {
+		var s string
 		switch v := v.(type) {
 		case markers.ListMapKey:
-			out = append(out, string(v))
+			s = string(v)
 		case string:
-			out = append(out, v)
+			s = v
+		default:
+			continue
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
 		}
 	}
 	return out

@@ -131,6 +131,11 @@ func (b *builder) structAtom(t *model.Type, structType string, crd bool) smdsche
 	for _, n := range names {
 		m.Fields = append(m.Fields, fields[n])
 	}
+	if len(names) == 0 {
+		// An object without properties: the OpenAPI conversion (built-in
+		// APIs and CRDs alike) deduces its content.
+		m.ElementType = smdschema.TypeRef{Inlined: deducedAtom()}
+	}
 	return smdschema.Atom{Map: m}
 }
 

@@ -16,7 +16,7 @@ import (
 //
 // Project is a cluster-scoped tenant that owns per-namespace RBAC.
 type ProjectApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *ProjectSpecApplyConfiguration   `json:"spec,omitempty"`
 	Status                                 *ProjectStatusApplyConfiguration `json:"status,omitempty"`

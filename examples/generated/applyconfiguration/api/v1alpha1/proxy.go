@@ -16,7 +16,7 @@ import (
 //
 // Proxy is a gateway whose controller owns its routing children.
 type ProxyApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *ProxySpecApplyConfiguration   `json:"spec,omitempty"`
 	Status                                 *ProxyStatusApplyConfiguration `json:"status,omitempty"`

@@ -16,7 +16,7 @@ import (
 //
 // Sandbox runs one isolated pod; its status has conditions (seed 002).
 type SandboxApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SandboxSpecApplyConfiguration   `json:"spec,omitempty"`
 	Status                                 *SandboxStatusApplyConfiguration `json:"status,omitempty"`

@@ -16,7 +16,7 @@ import (
 //
 // CronJob represents the configuration of a single cron job.
 type CronJobApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration `json:""`
 	// Standard object's metadata.
 	// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`

@@ -19,6 +19,10 @@ type DownwardAPIVolumeSourceApplyConfiguration struct {
 	// This might be in conflict with other options that affect the file
 	// mode, like fsGroup, and the result can be other mode bits set.
 	DefaultMode *int32 `json:"defaultMode,omitempty"`
+	// defaultUser is Optional: The owner UID of the created files by default.
+	// The defaultUser field is only used as a fallback when the item-level user field is unset.
+	// (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.
+	DefaultUser *int64 `json:"defaultUser,omitempty"`
 }
 
 // DownwardAPIVolumeSourceApplyConfiguration constructs a declarative configuration of the DownwardAPIVolumeSource type for use with
@@ -45,5 +49,13 @@ func (b *DownwardAPIVolumeSourceApplyConfiguration) WithItems(values ...*Downwar
 // If called multiple times, the DefaultMode field is set to the value of the last call.
 func (b *DownwardAPIVolumeSourceApplyConfiguration) WithDefaultMode(value int32) *DownwardAPIVolumeSourceApplyConfiguration {
 	b.DefaultMode = &value
+	return b
+}
+
+// WithDefaultUser sets the DefaultUser field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DefaultUser field is set to the value of the last call.
+func (b *DownwardAPIVolumeSourceApplyConfiguration) WithDefaultUser(value int64) *DownwardAPIVolumeSourceApplyConfiguration {
+	b.DefaultUser = &value
 	return b
 }

@@ -21,7 +21,7 @@ import (
 // continued existence of events with that Reason.  Events should be
 // treated as informative, best-effort, supplemental data.
 type EventApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration `json:""`
 	// Standard object's metadata.
 	// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`

@@ -16,7 +16,7 @@ import (
 //
 // LimitRange sets resource usage limits for each kind of resource in a Namespace.
 type LimitRangeApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration `json:""`
 	// Standard object's metadata.
 	// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`

@@ -25,6 +25,9 @@ type NodeSpecApplyConfiguration struct {
 	// Deprecated. Not all kubelets will set this field. Remove field after 1.13.
 	// see: https://issues.k8s.io/61966
 	DoNotUseExternalID *string `json:"externalID,omitempty"`
+	// PodPreemptionPolicy controls the node-level preemption behaviors for pods on this node.
+	// This is an alpha field and requires enabling the InPlacePodVerticalScalingSchedulerPreemption feature gate.
+	PodPreemptionPolicy *NodePodPreemptionPolicyApplyConfiguration `json:"podPreemptionPolicy,omitempty"`
 }
 
 // NodeSpecApplyConfiguration constructs a declarative configuration of the NodeSpec type for use with
@@ -93,5 +96,13 @@ func (b *NodeSpecApplyConfiguration) WithConfigSource(value *NodeConfigSourceApp
 // If called multiple times, the DoNotUseExternalID field is set to the value of the last call.
 func (b *NodeSpecApplyConfiguration) WithDoNotUseExternalID(value string) *NodeSpecApplyConfiguration {
 	b.DoNotUseExternalID = &value
+	return b
+}
+
+// WithPodPreemptionPolicy sets the PodPreemptionPolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PodPreemptionPolicy field is set to the value of the last call.
+func (b *NodeSpecApplyConfiguration) WithPodPreemptionPolicy(value *NodePodPreemptionPolicyApplyConfiguration) *NodeSpecApplyConfiguration {
+	b.PodPreemptionPolicy = value
 	return b
 }

@@ -18,7 +18,7 @@ import (
 // It is analogous to a node.
 // More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes
 type PersistentVolumeApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration `json:""`
 	// Standard object's metadata.
 	// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`

@@ -37,8 +37,8 @@ type PersistentVolumeClaimSpecApplyConfiguration struct {
 	// * An existing PVC (PersistentVolumeClaim)
 	// If the provisioner or an external controller can support the specified data source,
 	// it will create a new volume based on the contents of the specified data source.
-	// When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef,
-	// and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified.
+	// dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be
+	// copied to dataSource when dataSourceRef.namespace is not specified.
 	// If the namespace is specified, then dataSourceRef will not be copied to dataSource.
 	DataSource *TypedLocalObjectReferenceApplyConfiguration `json:"dataSource,omitempty"`
 	// dataSourceRef specifies the object from which to populate the volume with data, if a non-empty
@@ -62,7 +62,6 @@ type PersistentVolumeClaimSpecApplyConfiguration struct {
 	// specified.
 	// * While dataSource only allows local objects, dataSourceRef allows objects
 	// in any namespaces.
-	// (Beta) Using this field requires the AnyVolumeDataSource feature gate to be enabled.
 	// (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
 	DataSourceRef *TypedObjectReferenceApplyConfiguration `json:"dataSourceRef,omitempty"`
 	// volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim.

@@ -8,7 +8,7 @@ package v1
 // SecretKeySelector selects a key of a Secret.
 type SecretKeySelectorApplyConfiguration struct {
 	// The name of the secret in the pod's namespace to select from.
-	LocalObjectReferenceApplyConfiguration `json:",inline"`
+	LocalObjectReferenceApplyConfiguration `json:""`
 	// The key of the secret to select from.  Must be a valid secret key.
 	Key *string `json:"key,omitempty"`
 	// Specify whether the Secret or its key must be defined

@@ -9,7 +9,7 @@ import metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 //
 // AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
 type AggregationRuleApplyConfiguration struct {
-	// ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
+	// clusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.
 	// If any of the selectors match, then the ClusterRole's permissions will be added
 	ClusterRoleSelectors []metav1ac.LabelSelectorApplyConfiguration `json:"clusterRoleSelectors,omitempty"`
 }

@@ -17,12 +17,12 @@ import (
 // ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace,
 // and adds who information via Subject.
 type ClusterRoleBindingApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
-	// Standard object's metadata.
+	metav1ac.TypeMetaApplyConfiguration `json:""`
+	// metadata is the standard object's metadata.
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	// Subjects holds references to the objects the role applies to.
+	// subjects holds references to the objects the role applies to.
 	Subjects []SubjectApplyConfiguration `json:"subjects,omitempty"`
-	// RoleRef can only reference a ClusterRole in the global namespace.
+	// roleRef can only reference a ClusterRole in the global namespace.
 	// If the RoleRef cannot be resolved, the Authorizer must return an error.
 	// This field is immutable.
 	RoleRef *RoleRefApplyConfiguration `json:"roleRef,omitempty"`

@@ -18,12 +18,12 @@ import (
 // It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given
 // namespace only have effect in that namespace.
 type RoleBindingApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
-	// Standard object's metadata.
+	metav1ac.TypeMetaApplyConfiguration `json:""`
+	// metadata is the standard object's metadata.
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	// Subjects holds references to the objects the role applies to.
+	// subjects holds references to the objects the role applies to.
 	Subjects []SubjectApplyConfiguration `json:"subjects,omitempty"`
-	// RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.
+	// roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.
 	// If the RoleRef cannot be resolved, the Authorizer must return an error.
 	// This field is immutable.
 	RoleRef *RoleRefApplyConfiguration `json:"roleRef,omitempty"`

@@ -24,12 +24,14 @@ import (
 // enough that it doesn't create this object.
 // CSINode has an OwnerReference that points to the corresponding node object.
 type CSINodeApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
-	// Standard object's metadata.
+	metav1ac.TypeMetaApplyConfiguration `json:""`
+	// metadata is the standard object metadata.
 	// metadata.name must be the Kubernetes node name.
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	// spec is the specification of CSINode
 	Spec *CSINodeSpecApplyConfiguration `json:"spec,omitempty"`
+	// status contains health and status information for the node's storage.
+	Status *CSINodeStatusApplyConfiguration `json:"status,omitempty"`
 }
 
 // CSINode constructs a declarative configuration of the CSINode type for use with
@@ -74,6 +76,12 @@ func ExtractCSINodeFrom(cSINode *storagev1.CSINode, fieldManager string, subreso
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
 func ExtractCSINode(cSINode *storagev1.CSINode, fieldManager string) (*CSINodeApplyConfiguration, error) {
 	return ExtractCSINodeFrom(cSINode, fieldManager, "")
+}
+
+// ExtractCSINodeStatus extracts the applied configuration owned by fieldManager from
+// cSINode for the status subresource.
+func ExtractCSINodeStatus(cSINode *storagev1.CSINode, fieldManager string) (*CSINodeApplyConfiguration, error) {
+	return ExtractCSINodeFrom(cSINode, fieldManager, "status")
 }
 
 func (b CSINodeApplyConfiguration) IsApplyConfiguration() {}
@@ -241,6 +249,14 @@ func (b *CSINodeApplyConfiguration) ensureObjectMetaApplyConfigurationExists() {
 // If called multiple times, the Spec field is set to the value of the last call.
 func (b *CSINodeApplyConfiguration) WithSpec(value *CSINodeSpecApplyConfiguration) *CSINodeApplyConfiguration {
 	b.Spec = value
+	return b
+}
+
+// WithStatus sets the Status field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Status field is set to the value of the last call.
+func (b *CSINodeApplyConfiguration) WithStatus(value *CSINodeStatusApplyConfiguration) *CSINodeApplyConfiguration {
+	b.Status = value
 	return b
 }
 

@@ -22,8 +22,8 @@ import (
 // StorageClasses are non-namespaced; the name of the storage class
 // according to etcd is in ObjectMeta.Name.
 type StorageClassApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
-	// Standard object's metadata.
+	metav1ac.TypeMetaApplyConfiguration `json:""`
+	// metadata is the standard object metadata.
 	// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	// provisioner indicates the type of the provisioner.

@@ -19,8 +19,8 @@ import (
 //
 // VolumeAttachment objects are non-namespaced.
 type VolumeAttachmentApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration `json:",inline"`
-	// Standard object metadata.
+	metav1ac.TypeMetaApplyConfiguration `json:""`
+	// metadata is the standard object metadata.
 	// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	// spec represents specification of the desired attach/detach volume behavior.

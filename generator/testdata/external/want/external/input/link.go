@@ -16,7 +16,7 @@ import (
 //
 // Link is a kind.
 type LinkApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *LinkSpecApplyConfiguration `json:"spec,omitempty"`
 }

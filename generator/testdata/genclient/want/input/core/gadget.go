@@ -16,7 +16,7 @@ import (
 //
 // Gadget is namespaced and has a status field but no status subresource.
 type GadgetApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Status                                 *ThingStatusApplyConfiguration `json:"status,omitempty"`
 }

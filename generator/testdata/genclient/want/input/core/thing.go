@@ -16,7 +16,7 @@ import (
 //
 // Thing is cluster-scoped.
 type ThingApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *ThingSpecApplyConfiguration   `json:"spec,omitempty"`
 	Status                                 *ThingStatusApplyConfiguration `json:"status,omitempty"`

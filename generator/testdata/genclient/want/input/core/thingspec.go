@@ -9,7 +9,7 @@ import corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 //
 // ThingSpec embeds an external type inline and a local one by pointer.
 type ThingSpecApplyConfiguration struct {
-	corev1ac.LocalObjectReferenceApplyConfiguration `json:",inline"`
+	corev1ac.LocalObjectReferenceApplyConfiguration `json:""`
 	*ExtraApplyConfiguration                        `json:"extra,omitempty"`
 	Matrix                                          [][]CellApplyConfiguration        `json:"matrix,omitempty"`
 	Cells                                           map[string]CellApplyConfiguration `json:"cells,omitempty"`

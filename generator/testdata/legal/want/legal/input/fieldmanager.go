@@ -16,7 +16,7 @@ import (
 //
 // FieldManager is a kind named like a parameter of generated code.
 type FieldManagerApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SubApplyConfiguration `json:"spec,omitempty"`
 }

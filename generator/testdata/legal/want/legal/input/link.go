@@ -7,7 +7,7 @@ package input
 //
 // Link is the other half of Ring's cycle.
 type LinkApplyConfiguration struct {
-	*RingApplyConfiguration `json:",inline"`
+	*RingApplyConfiguration `json:""`
 	Next                    *string `json:"next,omitempty"`
 }
 

@@ -7,7 +7,7 @@ package input
 //
 // Ring inlines Link, which inlines *Ring: a cyclic inline embed.
 type RingApplyConfiguration struct {
-	LinkApplyConfiguration `json:",inline"`
+	LinkApplyConfiguration `json:""`
 	Label                  *string `json:"label,omitempty"`
 }
 

@@ -7,7 +7,7 @@ package input
 //
 // Shadow inlines Named before declaring its own "name".
 type ShadowApplyConfiguration struct {
-	NamedApplyConfiguration `json:",inline"`
+	NamedApplyConfiguration `json:""`
 	// Title is written as "name": it hides Named.Name.
 	Title *string `json:"name,omitempty"`
 }

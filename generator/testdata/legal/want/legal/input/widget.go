@@ -16,7 +16,7 @@ import (
 //
 // Widget is a kind.
 type WidgetApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *WidgetSpecApplyConfiguration   `json:"spec,omitempty"`
 	Status                                 *WidgetStatusApplyConfiguration `json:"status,omitempty"`

@@ -16,7 +16,7 @@ import (
 //
 // WidgetFrom is a kind whose ExtractWidgetFrom collides with Widget's.
 type WidgetFromApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SubApplyConfiguration `json:"spec,omitempty"`
 }

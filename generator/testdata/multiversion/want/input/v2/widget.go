@@ -16,7 +16,7 @@ import (
 //
 // Widget is cluster-scoped in v2, and has no status.
 type WidgetApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *WidgetSpecApplyConfiguration `json:"spec,omitempty"`
 }

@@ -16,7 +16,7 @@ import (
 //
 // APIVersion is a kind named like a generated identifier.
 type APIVersionApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SpecApplyConfiguration `json:"spec,omitempty"`
 }

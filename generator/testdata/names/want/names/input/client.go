@@ -16,7 +16,7 @@ import (
 //
 // Client is a kind named like a generated identifier.
 type ClientApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SpecApplyConfiguration `json:"spec,omitempty"`
 }

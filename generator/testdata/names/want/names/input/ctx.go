@@ -16,7 +16,7 @@ import (
 //
 // Ctx is a kind named like a generated identifier.
 type CtxApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SpecApplyConfiguration `json:"spec,omitempty"`
 }

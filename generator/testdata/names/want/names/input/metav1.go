@@ -16,7 +16,7 @@ import (
 //
 // Metav1 is a kind named like a generated identifier.
 type Metav1ApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SpecApplyConfiguration `json:"spec,omitempty"`
 }

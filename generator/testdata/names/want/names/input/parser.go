@@ -16,7 +16,7 @@ import (
 //
 // Parser is a kind named like a generated identifier.
 type ParserApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *SpecApplyConfiguration `json:"spec,omitempty"`
 }

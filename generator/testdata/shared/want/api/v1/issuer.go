@@ -16,7 +16,7 @@ import (
 //
 // Issuer is a kind whose spec uses a shared type.
 type IssuerApplyConfiguration struct {
-	metav1ac.TypeMetaApplyConfiguration    `json:",inline"`
+	metav1ac.TypeMetaApplyConfiguration    `json:""`
 	*metav1ac.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	Spec                                   *IssuerSpecApplyConfiguration `json:"spec,omitempty"`
 }
