@@ -250,6 +250,13 @@ func TestEnsure(t *testing.T) {
 		if err := e.direct.Apply(ctx, other, client.FieldOwner("autoscaler"), client.ForceOwnership); err != nil {
 			t.Fatal(err)
 		}
+		// The informer must show the takeover: a fresh skip cache decides
+		// from the cached copy's managedFields, as after a restart.
+		var taken platformv1alpha1.Proxy
+		if err := e.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "edge"}, &taken); err != nil {
+			t.Fatal(err)
+		}
+		e.synced(t, ctx, &taken)
 		_, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()), ensure.NoForce())
 		var conflict *ensure.ConflictError
 		if !errors.As(err, &conflict) || len(conflict.Fields) != 1 || conflict.Fields[0].Field != ".spec.replicas" || conflict.Fields[0].Manager != "autoscaler" {
