@@ -53,6 +53,7 @@ require (
 	github.com/prometheus/common v0.70.0 // indirect
 	github.com/prometheus/procfs v0.21.1 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/ssagen/ssagen/ensure v0.0.0-00010101000000-000000000000
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
@@ -82,3 +83,5 @@ require (
 replace github.com/ssagen/ssagen => ../
 
 tool golang.org/x/perf/cmd/benchstat
+
+replace github.com/ssagen/ssagen/ensure => ../ensure

@@ -214,11 +214,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 	start := time.Now()
 	var err error
 	if sub == "status" {
-		subOpts := []client.SubResourceApplyOption{client.FieldOwner(o.fieldManager)}
-		if o.force {
-			subOpts = append(subOpts, client.ForceOwnership)
-		}
-		err = c.Status().Apply(ctx, ac, subOpts...)
+		err = statusApply(ctx, c, ac, o)
 	} else {
 		err = c.Apply(ctx, ac, applyOpts...)
 	}
@@ -471,3 +467,38 @@ var (
 	// ErrAlreadyControlled: the object already has another controller.
 	ErrAlreadyControlled = errors.New("the object is already controlled by another owner")
 )
+
+// statusApply applies ac to the status subresource. controller-runtime
+// v0.23 and later have a typed SubResourceWriter.Apply; v0.22, the oldest
+// this module supports, has only an apply patch of the subresource. The
+// method is found at run time, so one build serves both.
+func statusApply(ctx context.Context, c client.Client, ac *sent, o *options) error {
+	sw := c.Status()
+	if m := reflect.ValueOf(sw).MethodByName("Apply"); m.IsValid() && m.Type().IsVariadic() && m.Type().NumIn() == 3 {
+		opts := reflect.MakeSlice(m.Type().In(2), 0, 2)
+		opts = reflect.Append(opts, reflect.ValueOf(client.FieldOwner(o.fieldManager)))
+		if o.force {
+			opts = reflect.Append(opts, reflect.ValueOf(client.ForceOwnership))
+		}
+		out := m.CallSlice([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(ac), opts})
+		err, _ := out[0].Interface().(error)
+		return err
+	}
+	u := &unstructured.Unstructured{}
+	if err := json.Unmarshal(ac.body, &u.Object); err != nil {
+		return err
+	}
+	opts := []client.SubResourcePatchOption{client.FieldOwner(o.fieldManager)}
+	if o.force {
+		opts = append(opts, client.ForceOwnership)
+	}
+	if err := sw.Patch(ctx, u, client.Apply, opts...); err != nil { //nolint:staticcheck // the only status apply of controller-runtime v0.22
+		return err
+	}
+	b, err := json.Marshal(u.Object)
+	if err != nil {
+		return err
+	}
+	ac.raw = b
+	return nil
+}
