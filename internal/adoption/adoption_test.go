@@ -1,0 +1,288 @@
+// Package adoption tests ssagen the way an operator author adopts it: in a
+// scratch module of their own, pinned at older k8s.io and
+// controller-runtime versions, generating with the ssagen binary (as `go
+// tool -modfile=tools.mod ssagen` runs it) and unit-testing a reconciler
+// on controller-runtime's fake client.
+package adoption
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/modfile"
+)
+
+// matrix are the operators' pins: controller-runtime v0.22 (the oldest the
+// runtime supports: the first with typed Apply) to v0.25, each with the
+// k8s.io minor it was released with.
+var matrix = []struct{ k8s, controllerRuntime, goVersion string }{
+	{"v0.34.2", "v0.22.4", "1.24.0"},
+	{"v0.35.0", "v0.23.3", "1.25.0"},
+	{"v0.36.3", "v0.24.1", "1.25.0"},
+	{"v0.37.0", "v0.25.2", "1.26.0"},
+}
+
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+func run(t *testing.T, dir string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+	}
+	return string(out)
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOperatorKeepsItsVersions generates helpers into an operator module
+// pinned at each cell of the matrix, runs the operator's fake-client unit
+// test there, and checks that its pins did not move and that none of the
+// generator's dependencies entered its module graph.
+func TestOperatorKeepsItsVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds scratch operator modules at other k8s.io versions")
+	}
+	repo, err := filepath.Abs(repoRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "ssagen")
+	run(t, repo, "go", "build", "-o", bin, "./cmd/ssagen")
+	for _, cell := range matrix {
+		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
+			pinned := map[string]string{
+				"k8s.io/api":                     cell.k8s,
+				"k8s.io/apimachinery":            cell.k8s,
+				"k8s.io/client-go":               cell.k8s,
+				"sigs.k8s.io/controller-runtime": cell.controllerRuntime,
+			}
+			op := t.TempDir()
+			gomod := "module example.com/operator\n\ngo " + cell.goVersion + "\n\nrequire (\n"
+			for _, m := range []string{"k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "sigs.k8s.io/controller-runtime"} {
+				gomod += "\t" + m + " " + pinned[m] + "\n"
+			}
+			gomod += "\tgithub.com/ssagen/ssagen/ensure v0.0.0-00010101000000-000000000000\n)\n\n" +
+				"replace github.com/ssagen/ssagen/ensure => " + filepath.Join(repo, "ensure") + "\n"
+			write(t, filepath.Join(op, "go.mod"), gomod)
+			write(t, filepath.Join(op, "api", "v1", "types.go"), apiTypes)
+			write(t, filepath.Join(op, "main.go"), mainGo)
+			run(t, op, "go", "mod", "tidy")
+			run(t, op, bin, "generate", "--ensure", "--ensure-kinds", "k8s.io/api/core/v1.ConfigMap", "--output-dir", "pkg/applyconfiguration", "./api/...")
+			write(t, filepath.Join(op, "controller", "controller.go"), controller)
+			write(t, filepath.Join(op, "controller", "controller_test.go"), controllerTest)
+			run(t, op, "go", "mod", "tidy")
+
+			b, err := os.ReadFile(filepath.Join(op, "go.mod"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := modfile.Parse("go.mod", b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, r := range f.Require {
+				got[r.Mod.Path] = r.Mod.Version
+			}
+			for m, v := range pinned {
+				if got[m] != v {
+					t.Errorf("importing the generated helpers moved %s from %s to %s", m, v, got[m])
+				}
+			}
+			graph := run(t, op, "go", "mod", "graph")
+			for _, m := range []string{"github.com/ssagen/ssagen ", "github.com/ssagen/ssagen@", "sigs.k8s.io/controller-tools", "github.com/dave/jennifer", "github.com/gobuffalo/flect"} {
+				if strings.Contains(graph, m) {
+					t.Errorf("the operator's module graph now holds %s, a dependency of the generator", strings.TrimSpace(m))
+				}
+			}
+			out := run(t, op, "go", "test", "-count=1", "-v", "./...")
+			if !strings.Contains(out, "--- PASS: TestReconcile") {
+				t.Fatalf("the operator's fake-client test did not pass:\n%s", out)
+			}
+			run(t, op, "go", "vet", "./...")
+		})
+	}
+}
+
+// mainGo is the operator's entry point, as Kubebuilder scaffolds it: it
+// imports client-go and controller-runtime directly.
+const mainGo = `package main
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	appv1 "example.com/operator/api/v1"
+)
+
+func main() {
+	s := runtime.NewScheme()
+	clientgoscheme.AddToScheme(s)
+	appv1.AddToScheme(s)
+	_ = ctrl.Options{Scheme: s}
+}
+`
+
+const apiTypes = `// +groupName=example.com
+// +kubebuilder:object:generate=true
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/scheme"
+)
+
+var (
+	GroupVersion  = schema.GroupVersion{Group: "example.com", Version: "v1"}
+	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+	AddToScheme   = SchemeBuilder.AddToScheme
+)
+
+type AppSpec struct {
+	Greeting string ` + "`json:\"greeting,omitempty\"`" + `
+}
+
+// +kubebuilder:object:root=true
+
+// App owns a ConfigMap.
+type App struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Spec              AppSpec ` + "`json:\"spec,omitempty\"`" + `
+}
+
+// +kubebuilder:object:root=true
+
+// AppList is a list of Apps.
+type AppList struct {
+	metav1.TypeMeta ` + "`json:\",inline\"`" + `
+	metav1.ListMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Items           []App ` + "`json:\"items\"`" + `
+}
+
+func (in *App) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
+func (in *AppList) DeepCopyObject() runtime.Object {
+	out := *in
+	out.Items = append([]App(nil), in.Items...)
+	return &out
+}
+
+func init() { SchemeBuilder.Register(&App{}, &AppList{}) }
+`
+
+const controller = `package controller
+
+import (
+	"context"
+
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/ssagen/ssagen/ensure"
+
+	appv1 "example.com/operator/api/v1"
+	corev1ensure "example.com/operator/pkg/applyconfiguration/core/v1/ensure"
+)
+
+// Reconciler writes each App's ConfigMap with EnsureConfigMap.
+type Reconciler struct {
+	client.Client
+	Cache *ensure.SkipCache
+}
+
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var app appv1.App
+	if err := r.Get(ctx, req.NamespacedName, &app); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	_, _, err := corev1ensure.EnsureConfigMap(ctx, r.Client, &app,
+		corev1ac.ConfigMap(app.Name, app.Namespace).WithData(map[string]string{"greeting": app.Spec.Greeting}),
+		ensure.FieldManager("app-controller"), ensure.WithCache(r.Cache))
+	return ctrl.Result{}, err
+}
+`
+
+const controllerTest = `package controller
+
+import (
+	"context"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/ssagen/ssagen/ensure"
+
+	appv1 "example.com/operator/api/v1"
+)
+
+func TestReconcile(t *testing.T) {
+	s := runtime.NewScheme()
+	clientgoscheme.AddToScheme(s)
+	appv1.AddToScheme(s)
+	app := &appv1.App{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "ns", UID: types.UID("uid-a")}, Spec: appv1.AppSpec{Greeting: "hi"}}
+	writes := 0
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(app).WithInterceptorFuncs(interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+			writes++
+			return c.Patch(ctx, obj, patch, opts...)
+		},
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			writes++
+			return c.Apply(ctx, obj, opts...)
+		},
+	}).Build()
+	r := &Reconciler{Client: c, Cache: ensure.NewSkipCache()}
+	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	for i := 0; i < 3; i++ {
+		if _, err := r.Reconcile(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var cm corev1.ConfigMap
+	if err := c.Get(context.Background(), req.NamespacedName, &cm); err != nil {
+		t.Fatal(err)
+	}
+	if cm.Data["greeting"] != "hi" || len(cm.OwnerReferences) != 1 || cm.OwnerReferences[0].UID != app.UID {
+		t.Fatalf("ConfigMap %+v", cm)
+	}
+	if writes != 1 {
+		t.Fatalf("3 reconciles of an unchanged App wrote %d times; want 1", writes)
+	}
+}
+`
