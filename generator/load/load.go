@@ -97,6 +97,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, p := range pkgs {
 		l.addInput(p)
 	}
+	l.settleFolders()
 	for _, in := range l.sortedInputs() {
 		l.findRoots(in)
 	}
@@ -273,6 +274,53 @@ func (l *loader) addInput(p *packages.Package) {
 	l.inputs[p.PkgPath] = in
 }
 
+// settleFolders names the output folder of each input package. It is the
+// last two elements of the package path, as applyconfiguration-gen names
+// it (rbac/v1), unless two input packages share them (api/v1alpha1 and
+// extensions/api/v1alpha1): then each of those is named after its group,
+// as client-gen names group packages — the group's first label, or as
+// many labels as make it unique (extensions/v1alpha1 and gateway/v1alpha1),
+// then the version. Only colliding packages move, so adding a package to
+// a run never renames another's folder unless it collides with it.
+func (l *loader) settleFolders() {
+	byDir := map[string][]*input{}
+	for _, in := range l.sortedInputs() {
+		byDir[in.gv.OutSubdir] = append(byDir[in.gv.OutSubdir], in)
+	}
+	for _, ins := range byDir {
+		if len(ins) < 2 {
+			continue
+		}
+		for labels := 1; ; labels++ {
+			names := map[string]int{}
+			for _, in := range ins {
+				names[groupFolder(in.gv, labels)]++
+			}
+			unique := len(names) == len(ins)
+			if unique || labels > 8 {
+				for _, in := range ins {
+					in.gv.OutSubdir = groupFolder(in.gv, labels)
+					in.gv.OutPkgPath = path.Join(l.cfg.OutputPkg, in.gv.OutSubdir)
+				}
+				break
+			}
+		}
+	}
+}
+
+// groupFolder is <first n labels of the group, dots removed>/<version>,
+// "core/<version>" for the core group.
+func groupFolder(gv *model.GroupVersion, n int) string {
+	if gv.Group == "" {
+		return path.Join("core", strings.ToLower(gv.Version))
+	}
+	labels := strings.Split(gv.Group, ".")
+	if n > len(labels) {
+		n = len(labels)
+	}
+	return path.Join(strings.ToLower(strings.Join(labels[:n], "")), strings.ToLower(gv.Version))
+}
+
 // packageMarkers reads +groupName and +versionName from the comments
 // above the package clause of the files (sorted by name) into gv, and
 // reports whether a group was named. Input packages and --ensure-kinds
@@ -357,7 +405,7 @@ func (l *loader) checkGroupVersions() {
 		}
 		seen[key] = in
 		if prev, ok := seenDir[in.gv.OutSubdir]; ok {
-			l.errs.Add(in.gv.Pos, "generate them in separate runs with separate --output-pkg",
+			l.errs.Add(in.gv.Pos, "give the packages distinct +groupName markers, or generate them in separate runs with separate --output-pkg",
 				"packages %s and %s would both be generated into %s", prev.pkg.PkgPath, in.pkg.PkgPath, in.gv.OutPkgPath)
 		}
 		seenDir[in.gv.OutSubdir] = in
