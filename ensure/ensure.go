@@ -131,8 +131,20 @@ func newOptions(opts []Option) *options {
 
 // Apply makes the object described by desired exist as desired, owned by
 // owner (controller=true), and decodes the live object into obj. desired
-// is never modified. sub is "" for the object or "status" for its status.
-func Apply(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, sub string, opts ...Option) (Result, error) {
+// is never modified.
+func Apply(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, opts ...Option) (Result, error) {
+	return applyTo(ctx, c, owner, desired, obj, "", opts)
+}
+
+// ApplyStatus applies the status in desired to the status subresource of
+// an existing object (a *NotFoundError when it does not exist yet: a
+// status apply would create an object with only a status), and decodes
+// the live object into obj. desired is never modified.
+func ApplyStatus(ctx context.Context, c client.Client, desired runtime.ApplyConfiguration, obj client.Object, opts ...Option) (Result, error) {
+	return applyTo(ctx, c, nil, desired, obj, "status", opts)
+}
+
+func applyTo(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, sub string, opts []Option) (Result, error) {
 	o := newOptions(opts)
 	if o.fieldManager == "" {
 		return "", fmt.Errorf("ensure: the field manager must not be empty")

@@ -56,14 +56,14 @@ events changing nothing fieldManager owns (status churn, other managers' fields)
 }
 
 // ensureFunc renders one helper: it calls ensure.Apply for the kind, on the
-// object (sub "") with an owner, or on a subresource without one.
+// object (sub "") with an owner, or ensure.ApplyStatus without one.
 func ensureFunc(f *jen.File, u *model.Universe, k *model.Type, name, sub string) {
 	kind, ac := k.Name.Name, k.ApplyConfig
 	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Qual(crClientPkg, "Client")}
-	owner := jen.Nil()
+	call, args := "ApplyStatus", []jen.Code{jen.Id("ctx"), jen.Id("c")}
 	if sub == "" {
 		params = append(params, jen.Id("owner").Qual(crClientPkg, "Object"))
-		owner = jen.Id("owner")
+		call, args = "Apply", append(args, jen.Id("owner"))
 	}
 	params = append(params,
 		jen.Id("desired").Op("*").Qual(ac.Pkg, ac.Name),
@@ -71,8 +71,8 @@ func ensureFunc(f *jen.File, u *model.Universe, k *model.Type, name, sub string)
 	f.Func().Id(name).Params(params...).
 		Params(jen.Op("*").Qual(k.Name.Pkg, kind), jen.Qual(ensureRuntimePkg, "Result"), jen.Error()).Block(
 		jen.Id("obj").Op(":=").Op("&").Qual(k.Name.Pkg, kind).Values(),
-		jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Qual(ensureRuntimePkg, "Apply").Call(
-			jen.Id("ctx"), jen.Id("c"), owner, jen.Id("desired"), jen.Id("obj"), jen.Lit(sub), withSchema(u, k)),
+		jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Qual(ensureRuntimePkg, call).Call(
+			append(args, jen.Id("desired"), jen.Id("obj"), withSchema(u, k))...),
 		jen.Return(jen.Id("obj"), jen.Id("res"), jen.Id("err")),
 	)
 }

@@ -356,7 +356,7 @@ func TestEnsure(t *testing.T) {
 	t.Run("create-only: one create, then nothing", func(t *testing.T) {
 		sa := corev1ac.ServiceAccount("robot", "default").WithAnnotations(map[string]string{"team": "a"})
 		obj := &corev1.ServiceAccount{}
-		res, err := ensure.Apply(ctx, e.c, e.owner, sa, obj, "", ensure.CreateOnly())
+		res, err := ensure.Apply(ctx, e.c, e.owner, sa, obj, ensure.CreateOnly())
 		if err != nil || res != ensure.Created {
 			t.Fatalf("create: %v %v", res, err)
 		}
@@ -369,7 +369,7 @@ func TestEnsure(t *testing.T) {
 		e.synced(t, ctx, obj)
 		before := e.counter.Snapshot()
 		for i := 0; i < 5; i++ {
-			res, err := ensure.Apply(ctx, e.c, e.owner, sa, &corev1.ServiceAccount{}, "", ensure.CreateOnly())
+			res, err := ensure.Apply(ctx, e.c, e.owner, sa, &corev1.ServiceAccount{}, ensure.CreateOnly())
 			if err != nil || res != ensure.Skipped {
 				t.Fatalf("create-only again: %v %v", res, err)
 			}
@@ -387,14 +387,14 @@ func TestEnsure(t *testing.T) {
 		}
 		desired := corev1ac.ConfigMap("legacy", "default").WithData(map[string]string{"a": "1"})
 		obj := &corev1.ConfigMap{}
-		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, "", ensure.WithCache(ensure.NewSkipCache())); err != nil {
+		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, ensure.WithCache(ensure.NewSkipCache())); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := obj.Data["b"]; ok {
 			t.Fatalf("field written with Update by the former manager survived migration: %v", obj.Data)
 		}
 		desired = corev1ac.ConfigMap("legacy", "default").WithData(map[string]string{"c": "3"})
-		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, "", ensure.WithCache(ensure.NewSkipCache())); err != nil {
+		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, ensure.WithCache(ensure.NewSkipCache())); err != nil {
 			t.Fatal(err)
 		}
 		if len(obj.Data) != 1 || obj.Data["c"] != "3" {

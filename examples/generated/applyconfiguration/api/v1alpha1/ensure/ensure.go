@@ -21,7 +21,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureProject(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.ProjectApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Project, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Project{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -35,7 +35,7 @@ func OwnedProjectChanges(fieldManager string) predicate.Funcs {
 // (an *ensure.NotFoundError when it does not exist yet).
 func EnsureProjectStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.ProjectApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Project, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Project{}
-	res, err := ssaensure.Apply(ctx, c, nil, desired, obj, "status", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -48,7 +48,7 @@ func EnsureProjectStatus(ctx context.Context, c client.Client, desired *platform
 // live object and what was done. desired is not modified.
 func EnsureProxy(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.ProxyApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Proxy{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -62,7 +62,7 @@ func OwnedProxyChanges(fieldManager string) predicate.Funcs {
 // (an *ensure.NotFoundError when it does not exist yet).
 func EnsureProxyStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.ProxyApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Proxy{}
-	res, err := ssaensure.Apply(ctx, c, nil, desired, obj, "status", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -75,7 +75,7 @@ func EnsureProxyStatus(ctx context.Context, c client.Client, desired *platformv1
 // live object and what was done. desired is not modified.
 func EnsureSandbox(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.SandboxApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Sandbox{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -89,6 +89,6 @@ func OwnedSandboxChanges(fieldManager string) predicate.Funcs {
 // (an *ensure.NotFoundError when it does not exist yet).
 func EnsureSandboxStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.SandboxApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Sandbox{}
-	res, err := ssaensure.Apply(ctx, c, nil, desired, obj, "status", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 	return obj, res, err
 }

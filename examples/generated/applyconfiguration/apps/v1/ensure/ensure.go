@@ -21,7 +21,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureDeployment(ctx context.Context, c client.Client, owner client.Object, desired *appsv1ac.DeploymentApplyConfiguration, opts ...ssaensure.Option) (*appsv1.Deployment, ssaensure.Result, error) {
 	obj := &appsv1.Deployment{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -35,6 +35,6 @@ func OwnedDeploymentChanges(fieldManager string) predicate.Funcs {
 // (an *ensure.NotFoundError when it does not exist yet).
 func EnsureDeploymentStatus(ctx context.Context, c client.Client, desired *appsv1ac.DeploymentApplyConfiguration, opts ...ssaensure.Option) (*appsv1.Deployment, ssaensure.Result, error) {
 	obj := &appsv1.Deployment{}
-	res, err := ssaensure.Apply(ctx, c, nil, desired, obj, "status", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
 	return obj, res, err
 }

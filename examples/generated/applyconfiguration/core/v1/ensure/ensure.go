@@ -20,7 +20,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureConfigMap(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ConfigMapApplyConfiguration, opts ...ssaensure.Option) (*corev1.ConfigMap, ssaensure.Result, error) {
 	obj := &corev1.ConfigMap{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -39,7 +39,7 @@ func OwnedConfigMapChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsurePod(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.PodApplyConfiguration, opts ...ssaensure.Option) (*corev1.Pod, ssaensure.Result, error) {
 	obj := &corev1.Pod{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -53,7 +53,7 @@ func OwnedPodChanges(fieldManager string) predicate.Funcs {
 // (an *ensure.NotFoundError when it does not exist yet).
 func EnsurePodStatus(ctx context.Context, c client.Client, desired *corev1ac.PodApplyConfiguration, opts ...ssaensure.Option) (*corev1.Pod, ssaensure.Result, error) {
 	obj := &corev1.Pod{}
-	res, err := ssaensure.Apply(ctx, c, nil, desired, obj, "status", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -65,7 +65,7 @@ func EnsurePodStatus(ctx context.Context, c client.Client, desired *corev1ac.Pod
 // live object and what was done. desired is not modified.
 func EnsureSecret(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.SecretApplyConfiguration, opts ...ssaensure.Option) (*corev1.Secret, ssaensure.Result, error) {
 	obj := &corev1.Secret{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Secret"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Secret"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -84,7 +84,7 @@ func OwnedSecretChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureService(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ServiceApplyConfiguration, opts ...ssaensure.Option) (*corev1.Service, ssaensure.Result, error) {
 	obj := &corev1.Service{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -98,7 +98,7 @@ func OwnedServiceChanges(fieldManager string) predicate.Funcs {
 // (an *ensure.NotFoundError when it does not exist yet).
 func EnsureServiceStatus(ctx context.Context, c client.Client, desired *corev1ac.ServiceApplyConfiguration, opts ...ssaensure.Option) (*corev1.Service, ssaensure.Result, error) {
 	obj := &corev1.Service{}
-	res, err := ssaensure.Apply(ctx, c, nil, desired, obj, "status", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -110,7 +110,7 @@ func EnsureServiceStatus(ctx context.Context, c client.Client, desired *corev1ac
 // live object and what was done. desired is not modified.
 func EnsureServiceAccount(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ServiceAccountApplyConfiguration, opts ...ssaensure.Option) (*corev1.ServiceAccount, ssaensure.Result, error) {
 	obj := &corev1.ServiceAccount{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
 	return obj, res, err
 }
 

@@ -20,7 +20,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureEndpointSlice(ctx context.Context, c client.Client, owner client.Object, desired *discoveryv1ac.EndpointSliceApplyConfiguration, opts ...ssaensure.Option) (*discoveryv1.EndpointSlice, ssaensure.Result, error) {
 	obj := &discoveryv1.EndpointSlice{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
 	return obj, res, err
 }
 

@@ -20,7 +20,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.ClusterRole, ssaensure.Result, error) {
 	obj := &rbacv1.ClusterRole{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -38,7 +38,7 @@ func OwnedClusterRoleChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureClusterRoleBinding(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleBindingApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.ClusterRoleBinding, ssaensure.Result, error) {
 	obj := &rbacv1.ClusterRoleBinding{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -56,7 +56,7 @@ func OwnedClusterRoleBindingChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.Role, ssaensure.Result, error) {
 	obj := &rbacv1.Role{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.Role"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.Role"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -74,7 +74,7 @@ func OwnedRoleChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureRoleBinding(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleBindingApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.RoleBinding, ssaensure.Result, error) {
 	obj := &rbacv1.RoleBinding{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
 	return obj, res, err
 }
 

@@ -20,7 +20,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureFilter(ctx context.Context, c client.Client, owner client.Object, desired *extensionsv1alpha1ac.FilterApplyConfiguration, opts ...ssaensure.Option) (*extensionsv1alpha1.Filter, ssaensure.Result, error) {
 	obj := &extensionsv1alpha1.Filter{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))}, opts...)...)
 	return obj, res, err
 }
 

@@ -20,7 +20,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureGateway(ctx context.Context, c client.Client, owner client.Object, desired *gatewayv1alpha1ac.GatewayApplyConfiguration, opts ...ssaensure.Option) (*gatewayv1alpha1.Gateway, ssaensure.Result, error) {
 	obj := &gatewayv1alpha1.Gateway{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))}, opts...)...)
 	return obj, res, err
 }
 

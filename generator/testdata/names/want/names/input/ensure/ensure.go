@@ -20,7 +20,7 @@ import (
 // live object and what was done. desired is not modified.
 func EnsureAPIVersion(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.APIVersionApplyConfiguration, opts ...ssaensure.Option) (*namesinput.APIVersion, ssaensure.Result, error) {
 	obj := &namesinput.APIVersion{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -38,7 +38,7 @@ func OwnedAPIVersionChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureClient(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ClientApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Client, ssaensure.Result, error) {
 	obj := &namesinput.Client{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -56,7 +56,7 @@ func OwnedClientChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureCtx(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.CtxApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Ctx, ssaensure.Result, error) {
 	obj := &namesinput.Ctx{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -74,7 +74,7 @@ func OwnedCtxChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureInterface(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.InterfaceApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Interface, ssaensure.Result, error) {
 	obj := &namesinput.Interface{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -92,7 +92,7 @@ func OwnedInterfaceChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureInternal(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.InternalApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Internal, ssaensure.Result, error) {
 	obj := &namesinput.Internal{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -110,7 +110,7 @@ func OwnedInternalChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureKind(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.KindApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Kind, ssaensure.Result, error) {
 	obj := &namesinput.Kind{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -128,7 +128,7 @@ func OwnedKindChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureManagedfields(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ManagedfieldsApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Managedfields, ssaensure.Result, error) {
 	obj := &namesinput.Managedfields{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -146,7 +146,7 @@ func OwnedManagedfieldsChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureMetav1(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.Metav1ApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Metav1, ssaensure.Result, error) {
 	obj := &namesinput.Metav1{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -164,7 +164,7 @@ func OwnedMetav1Changes(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureName(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.NameApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Name, ssaensure.Result, error) {
 	obj := &namesinput.Name{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -182,7 +182,7 @@ func OwnedNameChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureObject(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ObjectApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Object, ssaensure.Result, error) {
 	obj := &namesinput.Object{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -200,7 +200,7 @@ func OwnedObjectChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureParser(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ParserApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Parser, ssaensure.Result, error) {
 	obj := &namesinput.Parser{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -218,7 +218,7 @@ func OwnedParserChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureScheme(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.SchemeApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Scheme, ssaensure.Result, error) {
 	obj := &namesinput.Scheme{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -236,7 +236,7 @@ func OwnedSchemeChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureTypes(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.TypesApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Types, ssaensure.Result, error) {
 	obj := &namesinput.Types{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -254,7 +254,7 @@ func OwnedTypesChanges(fieldManager string) predicate.Funcs {
 // live object and what was done. desired is not modified.
 func EnsureWidgetList(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.WidgetListApplyConfiguration, opts ...ssaensure.Option) (*namesinput.WidgetList, ssaensure.Result, error) {
 	obj := &namesinput.WidgetList{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, "", append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
 	return obj, res, err
 }
 
