@@ -10,23 +10,43 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // SkipCache remembers, per object and field manager, the intent last
-// applied and the resourceVersion the API server answered with. One entry
-// per live object; an entry goes when its object is found deleted.
+// applied, the resourceVersion the API server answered with, and the
+// object's UID. One entry per live object; an entry goes when its object
+// is found deleted, when a delete event reaches a predicate of the cache,
+// or when it has not been written for the cache's TTL (so memory stays
+// bounded when delete events are missed). An entry only ever vouches for
+// the object of its UID: a namesake in another cluster, or the object
+// recreated under the same name, is never skipped by it.
 type SkipCache struct {
 	mu      sync.Mutex
 	entries map[cacheKey]cacheEntry
+	ttl     time.Duration
+	// sweepAt is the size at which record next drops expired entries.
+	sweepAt int
 }
 
-// DefaultCache is the process-wide cache Ensure uses unless told otherwise.
+// DefaultCache is the process-wide cache Ensure uses unless told
+// otherwise. Controllers that talk to several clusters, or want their own
+// bounds, construct their own with NewSkipCache and pass WithCache.
 var DefaultCache = NewSkipCache()
 
-// NewSkipCache returns an empty cache.
-func NewSkipCache() *SkipCache { return &SkipCache{entries: map[cacheKey]cacheEntry{}} }
+// DefaultTTL is how long an entry lives without being written: the
+// re-assert interval of ReassertAfter, after which it could not skip anyway.
+const DefaultTTL = 10 * time.Hour
+
+// NewSkipCache returns an empty cache whose entries expire after DefaultTTL.
+func NewSkipCache() *SkipCache { return NewSkipCacheTTL(DefaultTTL) }
+
+// NewSkipCacheTTL returns an empty cache whose entries expire after ttl.
+func NewSkipCacheTTL(ttl time.Duration) *SkipCache {
+	return &SkipCache{entries: map[cacheKey]cacheEntry{}, ttl: ttl, sweepAt: 1024}
+}
 
 type cacheKey struct {
 	gvk                      schema.GroupVersionKind
@@ -36,6 +56,7 @@ type cacheKey struct {
 
 type cacheEntry struct {
 	hash, resourceVersion string
+	uid                   types.UID
 	at                    time.Time
 	// owned hashes the object's UID and this manager's managedFields
 	// entry as the API server answered the apply (0: unknown).
@@ -49,9 +70,21 @@ func (c *SkipCache) Len() int {
 	return len(c.entries)
 }
 
-func (c *SkipCache) record(k cacheKey, hash, rv string, owned uint64) {
+func (c *SkipCache) record(k cacheKey, hash string, obj client.Object, owned uint64) {
+	now := time.Now()
 	c.mu.Lock()
-	c.entries[k] = cacheEntry{hash: hash, resourceVersion: rv, at: time.Now(), owned: owned}
+	c.entries[k] = cacheEntry{hash: hash, resourceVersion: obj.GetResourceVersion(), uid: obj.GetUID(), at: now, owned: owned}
+	if len(c.entries) >= c.sweepAt {
+		for key, e := range c.entries {
+			if now.Sub(e.at) > c.ttl {
+				delete(c.entries, key)
+			}
+		}
+		c.sweepAt = 2 * len(c.entries)
+		if c.sweepAt < 1024 {
+			c.sweepAt = 1024
+		}
+	}
 	n := len(c.entries)
 	c.mu.Unlock()
 	cacheEntries.Set(float64(n))
@@ -99,10 +132,10 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 	if !ok && o.schema != nil && settled(*o.schema, live, desired, o, k.subresource) {
 		// Nothing remembered (a restart), but the live object and this
 		// manager's managedFields show the apply would change nothing.
-		c.record(k, hash, live.GetResourceVersion(), ownedHash(live, k.manager, k.subresource))
+		c.record(k, hash, live, ownedHash(live, k.manager, k.subresource))
 		return true
 	}
-	if !ok || e.hash != hash || time.Since(e.at) > o.reassertAfter {
+	if !ok || e.hash != hash || e.uid != live.GetUID() || time.Since(e.at) > o.reassertAfter || time.Since(e.at) > c.ttl {
 		return false
 	}
 	if live.GetResourceVersion() == e.resourceVersion {

@@ -1,8 +1,13 @@
 package ensure
 
 import (
+	"time"
+
 	"fmt"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,7 +25,7 @@ func BenchmarkSkipCacheMemory(b *testing.B) {
 		gvk := schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}
 		for j := 0; j < n; j++ {
 			k := cacheKey{gvk: gvk, namespace: fmt.Sprintf("project-%d", j), name: "project-member", manager: "kargo-controller"}
-			c.record(k, "0123456789abcdef0123456789abcdef", fmt.Sprintf("%d", 100000+j), uint64(j+1))
+			c.record(k, "0123456789abcdef0123456789abcdef", objAt(fmt.Sprintf("%d", 100000+j), "0b5a4f9e-7d3c-4b1a-9e2f-1c6d8a7b3e54"), uint64(j+1))
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
@@ -46,11 +51,52 @@ func BenchmarkIntentHash(b *testing.B) {
 func TestForgetObject(t *testing.T) {
 	c := NewSkipCache()
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", "1", 0)
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", "1", 0)
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", "1", 0)
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", objAt("1", "u1"), 0)
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", objAt("1", "u1"), 0)
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", objAt("1", "u1"), 0)
 	c.ForgetObject("a", "x")
 	if c.Len() != 1 {
 		t.Fatalf("%d entries left, want only a/y", c.Len())
+	}
+}
+
+// objAt is an object at resourceVersion rv with the given UID.
+func objAt(rv, uid string) client.Object {
+	return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{ResourceVersion: rv, UID: types.UID(uid)}}
+}
+
+// TestEntriesExpire: entries not written for the TTL are dropped once the
+// cache grows, so memory stays bounded when delete events are missed, and
+// an expired entry never skips.
+func TestEntriesExpire(t *testing.T) {
+	c := NewSkipCacheTTL(time.Millisecond)
+	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	for i := 0; i < 1023; i++ {
+		c.record(cacheKey{gvk: gvk, namespace: "a", name: fmt.Sprint(i), manager: "m"}, "h", objAt("1", "u"), 0)
+	}
+	k := cacheKey{gvk: gvk, namespace: "a", name: "0", manager: "m"}
+	time.Sleep(5 * time.Millisecond)
+	desired := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}
+	if c.fresh(k, "h", objAt("1", "u"), desired, newOptions(nil)) {
+		t.Error("an expired entry skipped")
+	}
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "new", manager: "m"}, "h", objAt("1", "u"), 0)
+	if c.Len() != 1 {
+		t.Fatalf("%d entries after the sweep, want only the new one", c.Len())
+	}
+}
+
+// TestEntryVouchesForItsUIDOnly: a namesake with another UID (recreated,
+// or in another cluster behind the same cache) is not skipped.
+func TestEntryVouchesForItsUIDOnly(t *testing.T) {
+	c := NewSkipCache()
+	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "a", name: "x", manager: "m"}
+	c.record(k, "h", objAt("7", "uid-cluster-a"), 0)
+	desired := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}
+	if !c.fresh(k, "h", objAt("7", "uid-cluster-a"), desired, newOptions(nil)) {
+		t.Fatal("the same object at the same resourceVersion did not skip")
+	}
+	if c.fresh(k, "h", objAt("7", "uid-cluster-b"), desired, newOptions(nil)) {
+		t.Error("a namesake with another UID and the same resourceVersion skipped")
 	}
 }

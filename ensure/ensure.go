@@ -266,7 +266,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 	// Read back rather than answered, obj may be a cache's older copy:
 	// its managedFields do not vouch for the intent (owned stays 0), so
 	// only its resourceVersion or a comparison can make the next call skip.
-	o.cache.record(key, hash, obj.GetResourceVersion(), owned)
+	o.cache.record(key, hash, obj, owned)
 	res := Configured
 	switch {
 	case !exists:

@@ -100,7 +100,7 @@ func TestFreshByManagedFields(t *testing.T) {
 		{"managedFields stripped", live("u1"), false},
 	} {
 		c := NewSkipCache()
-		c.record(k, "h", "1", ownedHash(applied, "m", ""))
+		c.record(k, "h", objAt("1", "u1"), ownedHash(applied, "m", ""))
 		if got := c.fresh(k, "h", tc.live, desired, o); got != tc.want {
 			t.Errorf("%s: fresh = %v, want %v", tc.name, got, tc.want)
 		}
@@ -197,8 +197,8 @@ func TestPredicateForgetsInItsOwnCache(t *testing.T) {
 
 	mine := NewSkipCache()
 	for _, c := range []*SkipCache{mine, DefaultCache} {
-		c.record(k, "h", "1", 0)
-		c.record(other, "h", "1", 0)
+		c.record(k, "h", objAt("1", "u1"), 0)
+		c.record(other, "h", objAt("1", "u1"), 0)
 	}
 	if !mine.OwnedFieldsChanged("m", typed.DeducedParseableType).Delete(deleted) {
 		t.Fatal("a delete event was dropped")
@@ -213,9 +213,9 @@ func TestPredicateForgetsInItsOwnCache(t *testing.T) {
 	// The package-level predicate clears DefaultCache (as it is when the
 	// event comes) and no other cache.
 	pred := OwnedFieldsChanged("m", typed.DeducedParseableType)
-	mine.record(k, "h", "1", 0)
+	mine.record(k, "h", objAt("1", "u1"), 0)
 	later := NewSkipCache()
-	later.record(k, "h", "1", 0)
+	later.record(k, "h", objAt("1", "u1"), 0)
 	DefaultCache = later
 	pred.Delete(deleted)
 	if has(later, k) || !has(mine, k) {
