@@ -85,6 +85,34 @@ func TestAPIServerOutage(t *testing.T) {
 // TestMetrics checks the counters Ensure exports in controller-runtime's registry.
 func TestMetrics(t *testing.T) {
 	e, ctx := setup(t)
+	gather := func() map[string]float64 {
+		families, err := metrics.Registry.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := map[string]float64{}
+		for _, f := range families {
+			if !strings.HasPrefix(f.GetName(), "ssagen_") {
+				continue
+			}
+			for _, m := range f.GetMetric() {
+				key := f.GetName()
+				for _, l := range m.GetLabel() {
+					key += "," + l.GetName() + "=" + l.GetValue()
+				}
+				switch {
+				case m.Counter != nil:
+					found[key] = m.Counter.GetValue()
+				case m.Histogram != nil:
+					found[key] = float64(m.Histogram.GetSampleCount())
+				case m.Gauge != nil:
+					found[key] = m.Gauge.GetValue()
+				}
+			}
+		}
+		return found
+	}
+	before := gather()
 	cache := ensure.NewSkipCache()
 	for i := 0; i < 3; i++ {
 		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 1), ensure.WithCache(cache))
@@ -93,37 +121,19 @@ func TestMetrics(t *testing.T) {
 		}
 		e.synced(t, ctx, obj)
 	}
-	families, err := metrics.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
+	after := gather()
+	delta := func(key string) float64 { return after[key] - before[key] }
+	// One object: created by the first call, skipped by the next two, one request.
+	if d := delta("ssagen_apply_total,kind=Proxy,result=created"); d != 1 {
+		t.Errorf("created counter moved by %v, want 1", d)
 	}
-	found := map[string]float64{}
-	for _, f := range families {
-		if !strings.HasPrefix(f.GetName(), "ssagen_") {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			key := f.GetName()
-			for _, l := range m.GetLabel() {
-				key += "," + l.GetName() + "=" + l.GetValue()
-			}
-			switch {
-			case m.Counter != nil:
-				found[key] = m.Counter.GetValue()
-			case m.Histogram != nil:
-				found[key] = float64(m.Histogram.GetSampleCount())
-			case m.Gauge != nil:
-				found[key] = m.Gauge.GetValue()
-			}
-		}
+	if d := delta("ssagen_apply_total,kind=Proxy,result=skipped"); d != 2 {
+		t.Errorf("skipped counter moved by %v, want 2", d)
 	}
-	if found["ssagen_apply_total,kind=Proxy,result=created"] < 1 || found["ssagen_apply_total,kind=Proxy,result=skipped"] < 2 {
-		t.Errorf("apply counters %v", found)
+	if d := delta("ssagen_apply_request_duration_seconds,kind=Proxy"); d != 1 {
+		t.Errorf("latency histogram counted %v requests, want 1", d)
 	}
-	if found["ssagen_apply_request_duration_seconds,kind=Proxy"] < 1 {
-		t.Errorf("latency histogram %v", found)
-	}
-	if _, ok := found["ssagen_skip_cache_entries"]; !ok {
-		t.Errorf("no cache gauge in %v", found)
+	if g := after["ssagen_skip_cache_entries"]; g != float64(cache.Len()) || g != 1 {
+		t.Errorf("cache gauge %v, want the cache's %d entry", g, cache.Len())
 	}
 }
