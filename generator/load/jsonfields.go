@@ -12,12 +12,7 @@ import (
 // that hide each other are an error at both declarations: the builder
 // would set a field that is never sent.
 func (l *loader) resolveJSON() {
-	names := make([]string, 0, len(l.types))
-	for n := range l.types {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedKeys(l.types) {
 		t := l.types[n]
 		if t.Shape != model.ShapeStruct {
 			continue
@@ -74,4 +69,15 @@ func orName(key string) string {
 		return "<key>"
 	}
 	return key
+}
+
+// sortedKeys returns a map's keys in order: every walk over a map that
+// reports errors or builds output goes in this order, so runs are stable.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

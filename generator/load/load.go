@@ -370,12 +370,7 @@ func (l *loader) defaultGroup(in *input) {
 // kinds, so that each gets a builder.
 func (l *loader) sharedTypes(in *input) {
 	in.gv.CRD = !in.genclient
-	names := make([]string, 0, len(in.specs))
-	for n := range in.specs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedKeys(in.specs) {
 		obj, _ := in.pkg.Types.Scope().Lookup(name).(*types.TypeName)
 		if obj == nil || !obj.Exported() {
 			continue
@@ -414,12 +409,7 @@ func (l *loader) checkGroupVersions() {
 
 // findRoots finds the kinds of an input package and walks everything they reach.
 func (l *loader) findRoots(in *input) {
-	names := make([]string, 0, len(in.specs))
-	for n := range in.specs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedKeys(in.specs) {
 		td := in.specs[name]
 		if td.spec.TypeParams != nil && len(td.spec.TypeParams.List) > 0 {
 			continue

@@ -3,7 +3,6 @@ package load
 import (
 	"fmt"
 	"go/token"
-	"sort"
 	"strings"
 
 	"github.com/ssagen/ssagen/generator/model"
@@ -209,11 +208,7 @@ func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRe
 		case ok && !isScalarItem(kf.Type):
 			l.errs.Add(f.Pos, "name a field whose value is a string, number or boolean", "+listMapKey=%s on %s names %s.%s, which is not a scalar: list-map keys must be scalars", k, what, e.Named.Name.Name, kf.GoName)
 		case !ok:
-			names := make([]string, 0, len(fields))
-			for n := range fields {
-				names = append(names, n)
-			}
-			l.errs.Add(f.Pos, fmt.Sprintf("name one of the JSON fields of %s: %s", e.Named.Name.Name, strings.Join(sortStrings(names), ", ")),
+			l.errs.Add(f.Pos, fmt.Sprintf("name one of the JSON fields of %s: %s", e.Named.Name.Name, strings.Join(sortedKeys(fields), ", ")),
 				"+listMapKey=%s on %s: %s has no field with JSON name %q", k, what, e.Named.Name.Name, k)
 		case kf.Optional && !kf.HasDefault && crd:
 			// The API server refuses such a CRD.
@@ -273,11 +268,6 @@ func (l *loader) checkApplyConfig(what string, pos token.Position, r *model.Type
 			}
 		}
 	}
-}
-
-func sortStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }
 
 // checkRecursion finds the types of a CRD kind that hold themselves.
