@@ -88,7 +88,10 @@ func numbered(src []byte) string {
 }
 
 func internalFile(u *model.Universe, yml string, aliases Aliases) *jen.File {
-	const typed = "sigs.k8s.io/structured-merge-diff/v6/typed"
+	typed := u.SMDTyped
+	if typed == "" {
+		typed = smdTypedV6
+	}
 	f := newFile(u.OutputPkg+"/internal", aliases)
 	comment(f, "Parser returns the structured-merge-diff parser of the schema of every type\nin this output tree, shared by all its group versions.")
 	f.Func().Id("Parser").Params().Op("*").Qual(typed, "Parser").Block(
@@ -133,9 +136,21 @@ func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
 	)
 	f.Line()
 	comment(f, "NewTypeConverter returns a type converter that knows the schema of every\ntype in this output tree.")
-	f.Func().Id("NewTypeConverter").Params(jen.Id("scheme").Op("*").Qual("k8s.io/apimachinery/pkg/runtime", "Scheme")).
-		Qual(managedfieldsPkg, "TypeConverter").Block(
-		jen.Return(jen.Qual(managedfieldsPkg, "NewSchemeTypeConverter").Call(jen.Id("scheme"), jen.Qual(u.OutputPkg+"/internal", "Parser").Call())),
+	scheme := jen.Id("scheme").Op("*").Qual("k8s.io/apimachinery/pkg/runtime", "Scheme")
+	parser := jen.Qual(u.OutputPkg+"/internal", "Parser").Call()
+	if u.SMDTyped == smdTypedV4 {
+		// Before k8s.io v0.34 managedfields had no scheme type converter;
+		// applyconfiguration-gen used client-go's testing one.
+		const testingPkg = "k8s.io/client-go/testing"
+		f.Func().Id("NewTypeConverter").Params(scheme).Op("*").Qual(testingPkg, "TypeConverter").Block(
+			jen.Return(jen.Op("&").Qual(testingPkg, "TypeConverter").Values(jen.Dict{
+				jen.Id("Scheme"): jen.Id("scheme"), jen.Id("TypeResolver"): parser,
+			})),
+		)
+		return f
+	}
+	f.Func().Id("NewTypeConverter").Params(scheme).Qual(managedfieldsPkg, "TypeConverter").Block(
+		jen.Return(jen.Qual(managedfieldsPkg, "NewSchemeTypeConverter").Call(jen.Id("scheme"), parser)),
 	)
 	return f
 }
@@ -189,3 +204,9 @@ var knownOS = map[string]bool{"aix": true, "android": true, "darwin": true, "dra
 var knownArch = map[string]bool{"386": true, "amd64": true, "amd64p32": true, "arm": true, "armbe": true, "arm64": true, "arm64be": true, "loong64": true,
 	"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "mips64p32": true, "mips64p32le": true, "ppc": true, "ppc64": true, "ppc64le": true,
 	"riscv": true, "riscv64": true, "s390": true, "s390x": true, "sparc": true, "sparc64": true, "wasm": true}
+
+// The structured-merge-diff typed packages of k8s.io before and since v0.34.
+const (
+	smdTypedV4 = "sigs.k8s.io/structured-merge-diff/v4/typed"
+	smdTypedV6 = "sigs.k8s.io/structured-merge-diff/v6/typed"
+)

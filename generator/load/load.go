@@ -12,12 +12,14 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/gobuffalo/flect"
+	"golang.org/x/mod/semver"
 	"golang.org/x/tools/go/packages"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
@@ -133,7 +135,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
-	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Warnings: l.warns.Sorted()}
+	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Warnings: l.warns.Sorted(), SMDTyped: smdTyped(cfg.Dir)}
 	for _, in := range l.sortedInputs() {
 		if len(in.gv.Types) == 0 {
 			continue
@@ -556,4 +558,21 @@ func (l *loader) parseMarkers(lines []markerLine, target ctmarkers.TargetType) m
 		vals[name] = append(vals[name], v)
 	}
 	return vals
+}
+
+// smdTyped is the structured-merge-diff typed package that the module in
+// dir builds with: k8s.io/apimachinery's managedfields takes v4 types before
+// v0.34 and v6 since, and generated Extract functions hand it a parser.
+func smdTyped(dir string) string {
+	const v4, v6 = "sigs.k8s.io/structured-merge-diff/v4/typed", "sigs.k8s.io/structured-merge-diff/v6/typed"
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "k8s.io/apimachinery")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return v6
+	}
+	if v := strings.TrimSpace(string(out)); semver.IsValid(v) && semver.Compare(v, "v0.34.0-0") < 0 {
+		return v4
+	}
+	return v6
 }

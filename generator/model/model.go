@@ -29,6 +29,10 @@ type Universe struct {
 	Ensure bool
 	// Warnings are legal but suspicious constructs of the input, sorted.
 	Warnings []diag.Error
+	// SMDTyped is the structured-merge-diff typed package of the module
+	// generated code is built in: apimachinery's managedfields takes its
+	// ParseableType, v4 before k8s.io v0.34, v6 since.
+	SMDTyped string
 }
 
 // GroupVersion is one input package and its generated output package.

@@ -123,6 +123,99 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 	}
 }
 
+// TestBuildersAtOlderK8s: builders (no helpers: the runtime needs k8s.io
+// v0.34) for a module pinned at k8s.io v0.32, where apimachinery takes
+// structured-merge-diff v4 types and has no scheme type converter. The
+// output compiles, keeps the pins, and Extract works there.
+func TestBuildersAtOlderK8s(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a scratch module at other k8s.io versions")
+	}
+	repo, err := filepath.Abs(repoRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "ssagen")
+	run(t, repo, "go", "build", "-o", bin, "./cmd/ssagen")
+	const k8s = "v0.32.3"
+	op := t.TempDir()
+	write(t, filepath.Join(op, "go.mod"), "module example.com/old\n\ngo 1.23.0\n\nrequire (\n\tk8s.io/apimachinery "+k8s+"\n\tk8s.io/client-go "+k8s+"\n)\n")
+	write(t, filepath.Join(op, "api", "v1", "types.go"), plainAPITypes)
+	write(t, filepath.Join(op, "main.go"), "package main\n\nimport _ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\nfunc main() {}\n")
+	run(t, op, "go", "mod", "tidy")
+	run(t, op, bin, "generate", "--output-dir", "pkg/applyconfiguration", "./api/...")
+	write(t, filepath.Join(op, "api", "v1", "extract_test.go"), plainExtractTest)
+	run(t, op, "go", "mod", "tidy")
+	b, err := os.ReadFile(filepath.Join(op, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "k8s.io/apimachinery "+k8s) {
+		t.Errorf("the pins moved:\n%s", b)
+	}
+	out := run(t, op, "go", "test", "-count=1", "-v", "./...")
+	if !strings.Contains(out, "--- PASS: TestExtract") {
+		t.Fatalf("Extract did not pass at k8s.io %s:\n%s", k8s, out)
+	}
+}
+
+const plainAPITypes = `// +groupName=example.com
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+type ThingSpec struct {
+	// +listType=map
+	// +listMapKey=name
+	Ports []Port ` + "`json:\"ports,omitempty\"`" + `
+}
+
+type Port struct {
+	Name string ` + "`json:\"name\"`" + `
+	Port int32  ` + "`json:\"port,omitempty\"`" + `
+}
+
+// +kubebuilder:object:root=true
+
+// Thing is a kind.
+type Thing struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Spec              ThingSpec ` + "`json:\"spec,omitempty\"`" + `
+}
+
+func (in *Thing) DeepCopyObject() runtime.Object { out := *in; return &out }
+`
+
+const plainExtractTest = `package v1_test
+
+import (
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	v1 "example.com/old/api/v1"
+	ac "example.com/old/pkg/applyconfiguration/api/v1"
+)
+
+func TestExtract(t *testing.T) {
+	thing := &v1.Thing{ObjectMeta: metav1.ObjectMeta{Name: "t", Namespace: "ns", ManagedFields: []metav1.ManagedFieldsEntry{{
+		Manager: "m", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "example.com/v1", FieldsType: "FieldsV1",
+		FieldsV1: &metav1.FieldsV1{Raw: []byte(` + "`" + `{"f:spec":{"f:ports":{"k:{\"name\":\"a\"}":{".":{},"f:name":{},"f:port":{}}}}}` + "`" + `)},
+	}}}, Spec: v1.ThingSpec{Ports: []v1.Port{{Name: "a", Port: 80}, {Name: "b", Port: 81}}}}
+	got, err := ac.ExtractThing(thing, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Spec.Ports) != 1 || *got.Spec.Ports[0].Name != "a" {
+		t.Fatalf("extracted %+v; want the one port m owns", got.Spec)
+	}
+}
+`
+
 // mainGo is the operator's entry point, as Kubebuilder scaffolds it: it
 // imports client-go and controller-runtime directly.
 const mainGo = `package main
