@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -21,6 +19,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/ssagen/ssagen/internal/testenv"
 )
 
 // Env is a kube-apiserver and etcd started for one run.
@@ -31,19 +31,11 @@ type Env struct {
 }
 
 // StartEnv starts a fresh kube-apiserver and etcd (KUBEBUILDER_ASSETS)
-// with the example CRDs installed.
+// with the example CRDs installed (internal/testenv).
 func StartEnv() (*Env, error) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		return nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` and export its last line, or run `make bench`")
-	}
-	_, file, _, _ := runtime.Caller(0)
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(filepath.Dir(file), "..", "examples", "config", "crd")},
-		ErrorIfCRDPathMissing: true,
-	}
-	cfg, err := env.Start()
+	env, cfg, err := testenv.New()
 	if err != nil {
-		return nil, fmt.Errorf("starting envtest: %w", err)
+		return nil, err
 	}
 	// Client-side throttling would measure the rate limiter, not the
 	// pattern: it is lifted for every pattern alike.
@@ -160,31 +152,19 @@ type Counter struct {
 	n  Requests
 }
 
-// Count wraps cfg so that every request through it is counted.
+// Count wraps cfg so that every request through it is counted
+// (internal/testenv's transport, keyed by verb, code and resource).
 func Count(cfg *rest.Config) (*rest.Config, *Counter) {
 	c := &Counter{n: Requests{}}
-	out := rest.CopyConfig(cfg)
-	out.Wrap(func(rt http.RoundTripper) http.RoundTripper {
-		return roundTripper(func(r *http.Request) (*http.Response, error) {
-			resp, err := rt.RoundTrip(r)
-			code := 0
-			if resp != nil {
-				code = resp.StatusCode
-			}
-			k := classify(r)
-			k.Code = code
-			c.mu.Lock()
-			c.n[k]++
-			c.mu.Unlock()
-			return resp, err
-		})
+	out := testenv.Observe(cfg, func(r *http.Request, code int) {
+		k := classify(r)
+		k.Code = code
+		c.mu.Lock()
+		c.n[k]++
+		c.mu.Unlock()
 	})
 	return out, c
 }
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // Snapshot copies the counts so far.
 func (c *Counter) Snapshot() Requests {

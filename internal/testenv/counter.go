@@ -19,6 +19,22 @@ type Counter struct {
 // Count wraps cfg's transport so that every request is counted.
 func Count(cfg *rest.Config) (*rest.Config, *Counter) {
 	c := &Counter{counts: map[string]int{}}
+	out := Observe(cfg, func(r *http.Request, code int) {
+		verb := r.Method
+		if r.URL.Query().Get("watch") == "true" {
+			verb = "WATCH"
+		}
+		c.mu.Lock()
+		c.counts[fmt.Sprintf("%s %d", verb, code)]++
+		c.mu.Unlock()
+	})
+	return out, c
+}
+
+// Observe returns a copy of cfg whose transport calls seen with every
+// request and its status code (0 when no response came): the one
+// counting transport of the tests and of bench/, which keys by resource.
+func Observe(cfg *rest.Config, seen func(r *http.Request, code int)) *rest.Config {
 	out := rest.CopyConfig(cfg)
 	out.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripper(func(r *http.Request) (*http.Response, error) {
@@ -27,17 +43,11 @@ func Count(cfg *rest.Config) (*rest.Config, *Counter) {
 			if resp != nil {
 				code = resp.StatusCode
 			}
-			verb := r.Method
-			if r.URL.Query().Get("watch") == "true" {
-				verb = "WATCH"
-			}
-			c.mu.Lock()
-			c.counts[fmt.Sprintf("%s %d", verb, code)]++
-			c.mu.Unlock()
+			seen(r, code)
 			return resp, err
 		})
 	})
-	return out, c
+	return out
 }
 
 type roundTripper func(*http.Request) (*http.Response, error)

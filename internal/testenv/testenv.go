@@ -6,6 +6,7 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,13 +34,9 @@ func StartEnv(t testing.TB) (*envtest.Environment, *rest.Config) {
 		}
 		t.Skip("KUBEBUILDER_ASSETS is not set: run `make test` to test against a real kube-apiserver")
 	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(repoRoot(), "examples", "config", "crd")},
-		ErrorIfCRDPathMissing: true,
-	}
-	cfg, err := env.Start()
+	env, cfg, err := New()
 	if err != nil {
-		t.Fatalf("starting envtest: %v", err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		if err := env.Stop(); err != nil {
@@ -47,6 +44,23 @@ func StartEnv(t testing.TB) (*envtest.Environment, *rest.Config) {
 		}
 	})
 	return env, cfg
+}
+
+// New starts a kube-apiserver and etcd (KUBEBUILDER_ASSETS) with the
+// example CRDs installed, for tests and for programs (bench/) alike.
+func New() (*envtest.Environment, *rest.Config, error) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		return nil, nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` and export its last line")
+	}
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join(repoRoot(), "examples", "config", "crd")},
+		ErrorIfCRDPathMissing: true,
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting envtest: %w", err)
+	}
+	return env, cfg, nil
 }
 
 func repoRoot() string {
