@@ -27,6 +27,8 @@ type SkipCache struct {
 	mu      sync.Mutex
 	entries map[cacheKey]cacheEntry
 	ttl     time.Duration
+	// name labels the ssagen_skip_cache_entries gauge; "" exports none.
+	name string
 	// sweepAt is the size at which record next drops expired entries.
 	sweepAt int
 }
@@ -34,18 +36,36 @@ type SkipCache struct {
 // DefaultCache is the process-wide cache Ensure uses unless told
 // otherwise. Controllers that talk to several clusters, or want their own
 // bounds, construct their own with NewSkipCache and pass WithCache.
-var DefaultCache = NewSkipCache()
+var DefaultCache = NewSkipCache(CacheName("default"))
 
 // DefaultTTL is how long an entry lives without being written: the
 // re-assert interval of ReassertAfter, after which it could not skip anyway.
 const DefaultTTL = 10 * time.Hour
 
-// NewSkipCache returns an empty cache whose entries expire after DefaultTTL.
-func NewSkipCache() *SkipCache { return NewSkipCacheTTL(DefaultTTL) }
+// CacheOption configures a SkipCache.
+type CacheOption func(*SkipCache)
 
-// NewSkipCacheTTL returns an empty cache whose entries expire after ttl.
-func NewSkipCacheTTL(ttl time.Duration) *SkipCache {
-	return &SkipCache{entries: map[cacheKey]cacheEntry{}, ttl: ttl, sweepAt: 1024}
+// CacheName labels the cache's size in the ssagen_skip_cache_entries gauge
+// (cache="<name>"); an unnamed cache exports no size.
+func CacheName(name string) CacheOption { return func(c *SkipCache) { c.name = name } }
+
+// CacheTTL sets how long an entry lives without being written (default DefaultTTL).
+func CacheTTL(d time.Duration) CacheOption { return func(c *SkipCache) { c.ttl = d } }
+
+// NewSkipCache returns an empty cache.
+func NewSkipCache(opts ...CacheOption) *SkipCache {
+	c := &SkipCache{entries: map[cacheKey]cacheEntry{}, ttl: DefaultTTL, sweepAt: 1024}
+	for _, opt := range opts {
+		opt(c)
+	}
+	return c
+}
+
+// exportSize sets the cache's gauge, if it is named.
+func (c *SkipCache) exportSize(n int) {
+	if c.name != "" {
+		cacheEntries.WithLabelValues(c.name).Set(float64(n))
+	}
 }
 
 type cacheKey struct {
@@ -87,7 +107,7 @@ func (c *SkipCache) record(k cacheKey, hash string, obj client.Object, owned uin
 	}
 	n := len(c.entries)
 	c.mu.Unlock()
-	cacheEntries.Set(float64(n))
+	c.exportSize(n)
 }
 
 func (c *SkipCache) forget(k cacheKey) {
@@ -95,7 +115,7 @@ func (c *SkipCache) forget(k cacheKey) {
 	delete(c.entries, k)
 	n := len(c.entries)
 	c.mu.Unlock()
-	cacheEntries.Set(float64(n))
+	c.exportSize(n)
 }
 
 // ForgetObject drops every entry of the object namespace/name (of any kind
@@ -109,7 +129,7 @@ func (c *SkipCache) ForgetObject(namespace, name string) {
 	}
 	n := len(c.entries)
 	c.mu.Unlock()
-	cacheEntries.Set(float64(n))
+	c.exportSize(n)
 }
 
 func (c *SkipCache) seen(k cacheKey) bool {

@@ -69,7 +69,7 @@ func objAt(rv, uid string) client.Object {
 // cache grows, so memory stays bounded when delete events are missed, and
 // an expired entry never skips.
 func TestEntriesExpire(t *testing.T) {
-	c := NewSkipCacheTTL(time.Millisecond)
+	c := NewSkipCache(CacheTTL(time.Millisecond))
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 	for i := 0; i < 1023; i++ {
 		c.record(cacheKey{gvk: gvk, namespace: "a", name: fmt.Sprint(i), manager: "m"}, "h", objAt("1", "u"), 0)

@@ -1,8 +1,9 @@
 package ensure
 
 import (
+	"errors"
+
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
 
 var (
@@ -15,12 +16,26 @@ var (
 		Help:    "Latency of the apply requests Ensure sends, by kind.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 2, 14),
 	}, []string{"kind"})
-	cacheEntries = prometheus.NewGauge(prometheus.GaugeOpts{
+	cacheEntries = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "ssagen_skip_cache_entries",
-		Help: "Objects remembered by the default skip cache.",
-	})
+		Help: "Objects remembered by each named skip cache (CacheName; DefaultCache is \"default\").",
+	}, []string{"cache"})
 )
 
-func init() {
-	metrics.Registry.MustRegister(applyTotal, applyLatency, cacheEntries)
+// RegisterMetrics registers the runtime's metrics with r, once per
+// registry; calling it again is harmless. Nothing is registered behind
+// your back: a manager's binary calls it with controller-runtime's
+// registry, next to its other setup:
+//
+//	ensure.RegisterMetrics(metrics.Registry) // sigs.k8s.io/controller-runtime/pkg/metrics
+func RegisterMetrics(r prometheus.Registerer) error {
+	for _, c := range []prometheus.Collector{applyTotal, applyLatency, cacheEntries} {
+		if err := r.Register(c); err != nil {
+			var already prometheus.AlreadyRegisteredError
+			if !errors.As(err, &already) {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -14,8 +14,10 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/ssagen/ssagen/ensure"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
@@ -39,6 +41,9 @@ func Run(ctx context.Context, cfg *rest.Config, resyncs int, log io.Writer) (*Re
 	clientgoscheme.AddToScheme(scheme)
 	platformv1alpha1.AddToScheme(scheme)
 	counted, counter := testenv.Count(cfg)
+	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
+		return nil, err
+	}
 	mgr, err := ctrl.NewManager(counted, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
 	if err != nil {
 		return nil, err

@@ -112,8 +112,11 @@ func TestMetrics(t *testing.T) {
 		}
 		return found
 	}
+	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
 	before := gather()
-	cache := ensure.NewSkipCache()
+	cache := ensure.NewSkipCache(ensure.CacheName("metrics-test"))
 	for i := 0; i < 3; i++ {
 		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 1), ensure.WithCache(cache))
 		if err != nil {
@@ -133,7 +136,7 @@ func TestMetrics(t *testing.T) {
 	if d := delta("ssagen_apply_request_duration_seconds,kind=Proxy"); d != 1 {
 		t.Errorf("latency histogram counted %v requests, want 1", d)
 	}
-	if g := after["ssagen_skip_cache_entries"]; g != float64(cache.Len()) || g != 1 {
+	if g := after["ssagen_skip_cache_entries,cache=metrics-test"]; g != float64(cache.Len()) || g != 1 {
 		t.Errorf("cache gauge %v, want the cache's %d entry", g, cache.Len())
 	}
 }
