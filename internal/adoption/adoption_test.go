@@ -89,6 +89,7 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 			run(t, op, bin, "generate", "--ensure", "--ensure-kinds", "k8s.io/api/core/v1.ConfigMap", "--output-dir", "pkg/applyconfiguration", "./api/...")
 			write(t, filepath.Join(op, "controller", "controller.go"), controller)
 			write(t, filepath.Join(op, "controller", "controller_test.go"), controllerTest)
+			write(t, filepath.Join(op, "controller", "envtest_test.go"), envtestTest)
 			run(t, op, "go", "mod", "tidy")
 
 			b, err := os.ReadFile(filepath.Join(op, "go.mod"))
@@ -117,6 +118,9 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 			out := run(t, op, "go", "test", "-count=1", "-v", "./...")
 			if !strings.Contains(out, "--- PASS: TestReconcile") {
 				t.Fatalf("the operator's fake-client test did not pass:\n%s", out)
+			}
+			if os.Getenv("KUBEBUILDER_ASSETS") != "" && !strings.Contains(out, "--- PASS: TestOnAPIServer") {
+				t.Fatalf("the operator's envtest test did not pass:\n%s", out)
 			}
 			run(t, op, "go", "vet", "./...")
 		})
@@ -212,6 +216,106 @@ func TestExtract(t *testing.T) {
 	}
 	if len(got.Spec.Ports) != 1 || *got.Spec.Ports[0].Name != "a" {
 		t.Fatalf("extracted %+v; want the one port m owns", got.Spec)
+	}
+}
+`
+
+// envtestTest runs EnsureConfigMap on a real kube-apiserver through the
+// operator's own controller-runtime version: create, skip, skip after a
+// restart, prune a dropped key, with requests counted.
+const envtestTest = `package controller
+
+import (
+	"context"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/ssagen/ssagen/ensure"
+
+	corev1ensure "example.com/operator/pkg/applyconfiguration/core/v1/ensure"
+)
+
+type counting struct {
+	rt    http.RoundTripper
+	write *atomic.Int64
+}
+
+func (c counting) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodGet {
+		c.write.Add(1)
+	}
+	return c.rt.RoundTrip(r)
+}
+
+func TestOnAPIServer(t *testing.T) {
+	env := &envtest.Environment{}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Skipf("no API server (KUBEBUILDER_ASSETS): %v", err)
+	}
+	defer env.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var writes atomic.Int64
+	counted := rest.CopyConfig(cfg)
+	counted.Wrap(func(rt http.RoundTripper) http.RoundTripper { return counting{rt: rt, write: &writes} })
+	informers, err := cache.New(counted, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go informers.Start(ctx)
+	c, err := client.New(counted, client.Options{Cache: &client.CacheOptions{Reader: informers}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := client.New(cfg, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "default"}}
+	if err := direct.Create(ctx, owner); err != nil {
+		t.Fatal(err)
+	}
+	desired := func(data map[string]string) *corev1ac.ConfigMapApplyConfiguration {
+		return corev1ac.ConfigMap("child", "default").WithData(data)
+	}
+	synced := func(obj client.Object) {
+		for {
+			cur := &corev1.ConfigMap{}
+			if c.Get(ctx, client.ObjectKeyFromObject(obj), cur) == nil && cur.ResourceVersion == obj.GetResourceVersion() {
+				return
+			}
+		}
+	}
+	step := func(name string, data map[string]string, cache *ensure.SkipCache, want ensure.Result, wantWrites int64) {
+		t.Helper()
+		before := writes.Load()
+		obj, res, err := corev1ensure.EnsureConfigMap(ctx, c, owner, desired(data), ensure.WithCache(cache))
+		if err != nil || res != want || writes.Load()-before != wantWrites {
+			t.Fatalf("%s: %v, %v, %d writes; want %v, %d", name, res, err, writes.Load()-before, want, wantWrites)
+		}
+		synced(obj)
+	}
+	first := ensure.NewSkipCache()
+	step("create", map[string]string{"a": "1", "b": "2"}, first, ensure.Created, 1)
+	step("unchanged", map[string]string{"a": "1", "b": "2"}, first, ensure.Skipped, 0)
+	step("after a restart", map[string]string{"a": "1", "b": "2"}, ensure.NewSkipCache(), ensure.Skipped, 0)
+	step("drop a key", map[string]string{"a": "1"}, first, ensure.Configured, 1)
+	var live corev1.ConfigMap
+	if err := direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "child"}, &live); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := live.Data["b"]; ok || live.Data["a"] != "1" || len(live.OwnerReferences) != 1 {
+		t.Fatalf("live child %+v", live)
 	}
 }
 `
