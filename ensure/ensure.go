@@ -37,7 +37,9 @@ const (
 	Created Result = "created"
 	// Configured: one apply changed the object.
 	Configured Result = "configured"
-	// Unchanged: one apply was sent and changed nothing.
+	// Unchanged: one apply was sent and changed nothing. Clients that do
+	// not hand the answer back (controller-runtime before v0.24) report
+	// Configured for every apply sent to an existing object.
 	Unchanged Result = "unchanged"
 	// Skipped: no request was sent; the object already was as desired.
 	Skipped Result = "skipped"
@@ -252,21 +254,32 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 			}
 			written = true
 		default:
-			if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			// No answer (controller-runtime before v0.24 does not hand it
+			// back): the caller gets the client's copy, which a cache may
+			// not have caught up with yet — or not have at all after a
+			// create. An older copy is still a safe entry: at its
+			// resourceVersion the intent was just applied, and past it the
+			// comparison decides (its managedFields vouch for nothing).
+			err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+			switch {
+			case apierrors.IsNotFound(err):
+				o.cache.forget(key)
+			case err != nil:
 				o.cache.forget(key)
 				return "", fmt.Errorf("ensure: reading %s %s after its apply: %w", kind, u.GetName(), err)
+			default:
+				obj.GetObjectKind().SetGroupVersionKind(gvk)
+				o.cache.record(key, hash, obj, 0)
 			}
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+			if !exists {
+				return Created, nil
+			}
+			return Configured, nil // sent; whether it changed anything is not known
 		}
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	owned := uint64(0)
-	if written {
-		owned = ownedHash(obj, o.fieldManager, sub)
-	}
-	// Read back rather than answered, obj may be a cache's older copy:
-	// its managedFields do not vouch for the intent (owned stays 0), so
-	// only its resourceVersion or a comparison can make the next call skip.
-	o.cache.record(key, hash, obj, owned)
+	o.cache.record(key, hash, obj, ownedHash(obj, o.fieldManager, sub))
 	res := Configured
 	switch {
 	case !exists:

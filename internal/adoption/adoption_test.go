@@ -26,9 +26,18 @@ var matrix = []struct{ k8s, controllerRuntime, goVersion string }{
 	{"v0.37.0", "v0.25.2", "1.26.0"},
 }
 
-func repoRoot() string {
+// buildSSAgen builds the ssagen binary, as `go tool -modfile=tools.mod`
+// would, and returns the repository's folder and the binary.
+func buildSSAgen(t *testing.T) (repo, bin string) {
+	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	repo, err := filepath.Abs(filepath.Join(filepath.Dir(file), "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(t.TempDir(), "ssagen")
+	run(t, repo, "go", "build", "-o", bin, "./cmd/ssagen")
+	return repo, bin
 }
 
 func run(t *testing.T, dir string, name string, args ...string) string {
@@ -61,12 +70,7 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds scratch operator modules at other k8s.io versions")
 	}
-	repo, err := filepath.Abs(repoRoot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "ssagen")
-	run(t, repo, "go", "build", "-o", bin, "./cmd/ssagen")
+	repo, bin := buildSSAgen(t)
 	for _, cell := range matrix {
 		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
 			pinned := map[string]string{
@@ -135,12 +139,7 @@ func TestBuildersAtOlderK8s(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a scratch module at other k8s.io versions")
 	}
-	repo, err := filepath.Abs(repoRoot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "ssagen")
-	run(t, repo, "go", "build", "-o", bin, "./cmd/ssagen")
+	_, bin := buildSSAgen(t)
 	const k8s = "v0.32.3"
 	op := t.TempDir()
 	write(t, filepath.Join(op, "go.mod"), "module example.com/old\n\ngo 1.23.0\n\nrequire (\n\tk8s.io/apimachinery "+k8s+"\n\tk8s.io/client-go "+k8s+"\n)\n")
@@ -228,8 +227,10 @@ const envtestTest = `package controller
 import (
 	"context"
 	"net/http"
+	"os"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -257,10 +258,13 @@ func (c counting) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestOnAPIServer(t *testing.T) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		t.Skip("KUBEBUILDER_ASSETS is not set")
+	}
 	env := &envtest.Environment{}
 	cfg, err := env.Start()
 	if err != nil {
-		t.Skipf("no API server (KUBEBUILDER_ASSETS): %v", err)
+		t.Fatalf("starting the API server: %v", err)
 	}
 	defer env.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -289,12 +293,14 @@ func TestOnAPIServer(t *testing.T) {
 		return corev1ac.ConfigMap("child", "default").WithData(data)
 	}
 	synced := func(obj client.Object) {
-		for {
+		for i := 0; i < 1000; i++ {
 			cur := &corev1.ConfigMap{}
 			if c.Get(ctx, client.ObjectKeyFromObject(obj), cur) == nil && cur.ResourceVersion == obj.GetResourceVersion() {
 				return
 			}
+			time.Sleep(10 * time.Millisecond)
 		}
+		t.Fatalf("the informer never showed %s at resourceVersion %s", obj.GetName(), obj.GetResourceVersion())
 	}
 	step := func(name string, data map[string]string, cache *ensure.SkipCache, want ensure.Result, wantWrites int64) {
 		t.Helper()

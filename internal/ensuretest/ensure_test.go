@@ -178,9 +178,18 @@ func TestEnsure(t *testing.T) {
 			role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "legacy", Namespace: "default"},
 				Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get"}}}}
 			if err := e.c.Create(ctx, role); apierrors.IsAlreadyExists(err) {
+				// The informer may not show the Role the first Create made
+				// yet: a cached Get, as a reconciler's, waits for it.
 				var live rbacv1.Role
-				if err := e.c.Get(ctx, client.ObjectKeyFromObject(role), &live); err != nil {
-					t.Fatal(err)
+				for j := 0; ; j++ {
+					err := e.c.Get(ctx, client.ObjectKeyFromObject(role), &live)
+					if err == nil {
+						break
+					}
+					if !apierrors.IsNotFound(err) || j == 500 {
+						t.Fatal(err)
+					}
+					time.Sleep(10 * time.Millisecond)
 				}
 				live.Rules = role.Rules
 				if err := e.c.Update(ctx, &live); err != nil && !apierrors.IsConflict(err) {
