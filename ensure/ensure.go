@@ -268,7 +268,6 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 				o.cache.forget(key)
 				return "", fmt.Errorf("ensure: reading %s %s after its apply: %w", kind, u.GetName(), err)
 			default:
-				obj.GetObjectKind().SetGroupVersionKind(gvk)
 				o.cache.record(key, hash, obj, 0)
 			}
 			obj.GetObjectKind().SetGroupVersionKind(gvk)

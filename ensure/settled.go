@@ -2,6 +2,7 @@ package ensure
 
 import (
 	"bytes"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -38,7 +39,7 @@ func settled(t typed.ParseableType, live client.Object, desired *unstructured.Un
 	var owned *fieldpath.Set
 	for _, e := range live.GetManagedFields() {
 		switch {
-		case e.Operation == metav1.ManagedFieldsOperationUpdate && (e.Manager == o.fieldManager || contains(o.migrateFrom, e.Manager)):
+		case e.Operation == metav1.ManagedFieldsOperationUpdate && (e.Manager == o.fieldManager || slices.Contains(o.migrateFrom, e.Manager)):
 			return false // a migration is due first
 		case e.Manager != o.fieldManager || e.Operation != metav1.ManagedFieldsOperationApply || e.Subresource != sub:
 			continue
@@ -68,13 +69,4 @@ func settled(t typed.ParseableType, live client.Object, desired *unstructured.Un
 	// when merging it changes nothing, or, for values the server
 	// completed, when each of its values is in the live object.
 	return mergeIsNoop(t, live, desired) || satisfies(live, desired.Object)
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

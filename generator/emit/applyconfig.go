@@ -31,6 +31,10 @@ type typeFile struct {
 	t       *model.Type
 	aliases Aliases
 	f       *jen.File
+	// setters and embeds of t (setters), computed once for the With
+	// functions and the getters.
+	setters []setter
+	embeds  []*model.Type
 }
 
 func (e *typeFile) render() *jen.File {
@@ -52,6 +56,7 @@ func (e *typeFile) render() *jen.File {
 		e.f.Line()
 		e.f.Func().Params(jen.Id("b").Id(ac)).Id("IsApplyConfiguration").Params().Block()
 	}
+	e.setters, e.embeds = setters(t)
 	e.withFuncs()
 	e.getters()
 	return e.f
@@ -227,7 +232,8 @@ applied if another fieldManager has updated or force applied any of the previous
 // embedding is the non-inline embedded struct (ObjectMeta under
 // "metadata") whose setters are promoted to the outer configuration.
 type embedding struct {
-	acName string // the embedded apply configuration's type name
+	ac     *model.TypeName // the embedded apply configuration
+	acName string          // its type name
 }
 
 // setter is a field that gets a With function: a JSON field of the type,
@@ -287,7 +293,7 @@ func setters(t *model.Type) (out []setter, embeds []*model.Type) {
 				inner := jf.Type.Deref()
 				if inner.Kind == model.RefNamed && inner.Named.ApplyConfig != nil && embed == nil && len(jf.Via) == 0 {
 					embeds = append(embeds, inner.Named)
-					walk(inner.Named, &embedding{acName: inner.Named.ApplyConfig.Name}, depth+1)
+					walk(inner.Named, &embedding{ac: inner.Named.ApplyConfig, acName: inner.Named.ApplyConfig.Name}, depth+1)
 				}
 				continue
 			}
@@ -315,7 +321,7 @@ func setters(t *model.Type) (out []setter, embeds []*model.Type) {
 }
 
 func (e *typeFile) withFuncs() {
-	all, embeds := setters(e.t)
+	all, embeds := e.setters, e.embeds
 	pending := map[string]bool{}
 	for _, t := range embeds {
 		pending[t.ApplyConfig.Name] = true
@@ -330,7 +336,7 @@ func (e *typeFile) withFuncs() {
 	}
 	for _, t := range embeds {
 		if pending[t.ApplyConfig.Name] {
-			e.ensureExists(&embedding{acName: t.ApplyConfig.Name})
+			e.ensureExists(&embedding{ac: t.ApplyConfig, acName: t.ApplyConfig.Name})
 		}
 	}
 	e.hidingSetters(all)
@@ -456,16 +462,10 @@ func (e *typeFile) withFunc(name string, s setter, note string) {
 // configuration before a promoted setter writes into it.
 func (e *typeFile) ensureExists(embed *embedding) {
 	inner := embed.acName
-	pkg := ""
-	for _, jf := range e.t.JSON {
-		if r := jf.Type.Deref(); jf.Embedded && r.Kind == model.RefNamed && r.Named.ApplyConfig != nil && r.Named.ApplyConfig.Name == inner {
-			pkg = r.Named.ApplyConfig.Pkg
-		}
-	}
 	e.f.Line()
 	e.f.Func().Params(jen.Id("b").Op("*").Id(e.t.ApplyConfig.Name)).Id("ensure" + inner + "Exists").Params().Block(
 		jen.If(jen.Id("b").Dot(inner).Op("==").Nil()).Block(
-			jen.Id("b").Dot(inner).Op("=").Op("&").Qual(pkg, inner).Values(),
+			jen.Id("b").Dot(inner).Op("=").Op("&").Qual(embed.ac.Pkg, inner).Values(),
 		),
 	)
 }
@@ -474,8 +474,7 @@ func (e *typeFile) ensureExists(embed *embedding) {
 // generated where ObjectMeta and TypeMeta are embedded.
 func (e *typeFile) getters() {
 	ac := e.t.ApplyConfig.Name
-	all, _ := setters(e.t)
-	for _, s := range all {
+	for _, s := range e.setters {
 		if !needsGetter(s.declaring, s.Field) {
 			continue
 		}
