@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -220,18 +221,8 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 	if exists {
 		before = obj.GetResourceVersion()
 	}
-	applyOpts := []client.ApplyOption{client.FieldOwner(o.fieldManager)}
-	if o.force {
-		applyOpts = append(applyOpts, client.ForceOwnership)
-	}
-	ac := &sent{body: body, into: obj, name: u.GetName(), namespace: u.GetNamespace(), kind: gvk.Kind, apiVersion: u.GetAPIVersion()}
 	start := time.Now()
-	var err error
-	if sub == "status" {
-		err = statusApply(ctx, c, ac, o)
-	} else {
-		err = c.Apply(ctx, ac, applyOpts...)
-	}
+	err := send(ctx, c, obj, gvk, body, sub, o)
 	applyLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
 	if err != nil {
 		o.cache.forget(key)
@@ -239,43 +230,6 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 			return "", conflict
 		}
 		return "", err
-	}
-	// The answer is in obj when the client decoded it into ac as
-	// controller-runtime's client does. Other clients (the fake client,
-	// wrappers) may zero ac before decoding into it, or not write the
-	// answer back at all: decode what reached ac, or read the object.
-	written := ac.decoded
-	if !written {
-		switch {
-		case ac.raw != nil:
-			if err := decodeInto(obj, ac.raw); err != nil {
-				o.cache.forget(key)
-				return "", fmt.Errorf("ensure: decoding the answer to the apply of %s %s: %w", kind, u.GetName(), err)
-			}
-			written = true
-		default:
-			// No answer (controller-runtime before v0.24 does not hand it
-			// back): the caller gets the client's copy, which a cache may
-			// not have caught up with yet — or not have at all after a
-			// create. An older copy is still a safe entry: at its
-			// resourceVersion the intent was just applied, and past it the
-			// comparison decides (its managedFields vouch for nothing).
-			err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
-			switch {
-			case apierrors.IsNotFound(err):
-				o.cache.forget(key)
-			case err != nil:
-				o.cache.forget(key)
-				return "", fmt.Errorf("ensure: reading %s %s after its apply: %w", kind, u.GetName(), err)
-			default:
-				o.cache.record(key, hash, obj, 0)
-			}
-			obj.GetObjectKind().SetGroupVersionKind(gvk)
-			if !exists {
-				return Created, nil
-			}
-			return Configured, nil // sent; whether it changed anything is not known
-		}
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	o.cache.record(key, hash, obj, ownedHash(obj, o.fieldManager, sub))
@@ -320,49 +274,67 @@ func intentHash(u *unstructured.Unstructured, sub string) (string, []byte) {
 	return hex.EncodeToString(h.Sum(nil)[:16]), b
 }
 
-// sent is the apply configuration Ensure hands the client: the intent's
-// JSON as it was hashed, and the API server's answer decoded straight
-// into the typed object (no unstructured detour, no reflection-based
-// conversion). It is not an unstructured configuration, so
-// controller-runtime sends it through its typed client.
-type sent struct {
-	body                              []byte
-	into                              client.Object
-	name, namespace, kind, apiVersion string
-	// decoded: the answer was decoded into into. A client that zeroes
-	// the configuration before decoding into it (the fake client) leaves
-	// it false, and the answer in raw, to decode afterwards.
-	decoded bool
-	raw     []byte
-}
-
-func (a *sent) IsApplyConfiguration()        {}
-func (a *sent) MarshalJSON() ([]byte, error) { return a.body, nil }
-func (a *sent) GetName() *string             { return &a.name }
-func (a *sent) GetNamespace() *string        { return &a.namespace }
-func (a *sent) GetKind() *string             { return &a.kind }
-func (a *sent) GetAPIVersion() *string       { return &a.apiVersion }
-
-// UnmarshalJSON decodes the answer into a zeroed object: fields the
-// cached copy had and the answer lacks must not survive. On a sent that
-// has no object (a client zeroed it first) it keeps a copy of the answer.
-func (a *sent) UnmarshalJSON(b []byte) error {
-	if a.into == nil || reflect.ValueOf(a.into).IsNil() {
-		a.raw = append([]byte(nil), b...)
-		return nil
-	}
-	if err := decodeInto(a.into, b); err != nil {
-		return err
-	}
-	a.decoded = true
-	return nil
-}
-
-// decodeInto zeroes obj and decodes b into it.
-func decodeInto(obj client.Object, b []byte) error {
+// send applies body, the intent's JSON as it was hashed, as an apply
+// patch of obj (or of its status), and the client decodes the API
+// server's answer into obj. A patch's answer lands in the object it is
+// given with every client — real, cached, fake, wrapped — and every
+// controller-runtime release this module supports, where typed Apply
+// hands the answer back only from v0.24 on and a status Apply exists only
+// from v0.23. obj is zeroed first, keeping only what addresses the
+// request: fields the cached copy had and the answer lacks (a label
+// another writer removed) must not survive in it.
+func send(ctx context.Context, c client.Client, obj client.Object, gvk schema.GroupVersionKind, body []byte, sub string, o *options) error {
+	name, namespace := obj.GetName(), obj.GetNamespace()
 	v := reflect.ValueOf(obj).Elem()
-	v.Set(reflect.Zero(v.Type()))
-	return json.Unmarshal(b, obj)
+	v.SetZero()
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		u.Object = map[string]any{}
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	obj.SetName(name)
+	obj.SetNamespace(namespace)
+	patch := applyPatch(body)
+	if sub == "status" {
+		opts := []client.SubResourcePatchOption{client.FieldOwner(o.fieldManager)}
+		if o.force {
+			opts = append(opts, client.ForceOwnership)
+		}
+		return c.Status().Patch(ctx, obj, patch, opts...)
+	}
+	opts := []client.PatchOption{client.FieldOwner(o.fieldManager)}
+	if o.force {
+		opts = append(opts, client.ForceOwnership)
+	}
+	return c.Patch(ctx, obj, patch, opts...)
+}
+
+// applyPatch is an apply patch of the intent's JSON. Its body is the
+// intent as it is, except where the client set a resourceVersion on the
+// object before asking for the body: controller-runtime's fake client
+// assigns one to an apply that creates (as its own Apply sends it), and
+// without it the object would be stored with none. Every other client
+// asks with the zeroed object, and the intent goes out untouched: a
+// resourceVersion in an apply is a precondition on a real API server.
+type applyPatch []byte
+
+func (applyPatch) Type() types.PatchType { return types.ApplyPatchType }
+
+func (p applyPatch) Data(obj client.Object) ([]byte, error) {
+	rv := obj.GetResourceVersion()
+	if rv == "" {
+		return p, nil
+	}
+	u := map[string]any{}
+	if err := json.Unmarshal(p, &u); err != nil {
+		return nil, err
+	}
+	md, _ := u["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		u["metadata"] = md
+	}
+	md["resourceVersion"] = rv
+	return json.Marshal(u)
 }
 
 // setOwner adds owner as the controller owner reference of u.
@@ -491,38 +463,3 @@ var (
 	// ErrAlreadyControlled: the object already has another controller.
 	ErrAlreadyControlled = errors.New("the object is already controlled by another owner")
 )
-
-// statusApply applies ac to the status subresource. controller-runtime
-// v0.23 and later have a typed SubResourceWriter.Apply; v0.22, the oldest
-// this module supports, has only an apply patch of the subresource. The
-// method is found at run time, so one build serves both.
-func statusApply(ctx context.Context, c client.Client, ac *sent, o *options) error {
-	sw := c.Status()
-	if m := reflect.ValueOf(sw).MethodByName("Apply"); m.IsValid() && m.Type().IsVariadic() && m.Type().NumIn() == 3 {
-		opts := reflect.MakeSlice(m.Type().In(2), 0, 2)
-		opts = reflect.Append(opts, reflect.ValueOf(client.FieldOwner(o.fieldManager)))
-		if o.force {
-			opts = reflect.Append(opts, reflect.ValueOf(client.ForceOwnership))
-		}
-		out := m.CallSlice([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(ac), opts})
-		err, _ := out[0].Interface().(error)
-		return err
-	}
-	u := &unstructured.Unstructured{}
-	if err := json.Unmarshal(ac.body, &u.Object); err != nil {
-		return err
-	}
-	opts := []client.SubResourcePatchOption{client.FieldOwner(o.fieldManager)}
-	if o.force {
-		opts = append(opts, client.ForceOwnership)
-	}
-	if err := sw.Patch(ctx, u, client.Apply, opts...); err != nil { //nolint:staticcheck // the only status apply of controller-runtime v0.22
-		return err
-	}
-	b, err := json.Marshal(u.Object)
-	if err != nil {
-		return err
-	}
-	ac.raw = b
-	return nil
-}

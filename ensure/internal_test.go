@@ -1,6 +1,8 @@
 package ensure
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -107,43 +110,38 @@ func TestFreshByManagedFields(t *testing.T) {
 	}
 }
 
-// TestSentDecodesIntoZeroedObject: the answer to an apply replaces the
-// cached copy Ensure read; nothing of the old copy survives.
-func TestSentDecodesIntoZeroedObject(t *testing.T) {
+// mergingClient answers a patch the way client-go's decoder does: it
+// unmarshals the answer into the object it is given, which merges into
+// maps and keeps fields the answer lacks.
+type mergingClient struct {
+	client.Client
+	answer string
+	got    client.Object
+}
+
+func (m *mergingClient) Patch(_ context.Context, obj client.Object, patch client.Patch, _ ...client.PatchOption) error {
+	m.got = obj.DeepCopyObject().(client.Object)
+	return json.Unmarshal([]byte(m.answer), obj)
+}
+
+// TestSendDecodesIntoZeroedObject: the answer to an apply replaces the
+// cached copy Ensure read; nothing of the old copy survives, and the
+// request is addressed by name, namespace and kind alone.
+func TestSendDecodesIntoZeroedObject(t *testing.T) {
 	cm := &corev1.ConfigMap{Data: map[string]string{"old": "x"}}
+	cm.Name, cm.Namespace, cm.ResourceVersion = "n", "ns", "6"
 	cm.Labels = map[string]string{"stale": "yes"}
-	a := &sent{into: cm}
-	if err := a.UnmarshalJSON([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n","resourceVersion":"7"},"data":{"new":"y"}}`)); err != nil {
+	c := &mergingClient{answer: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n","namespace":"ns","resourceVersion":"7"},"data":{"new":"y"}}`}
+	gvk := corev1.SchemeGroupVersion.WithKind("ConfigMap")
+	if err := send(context.Background(), c, cm, gvk, []byte(`{}`), "", newOptions(nil)); err != nil {
 		t.Fatal(err)
 	}
 	if cm.Labels != nil || cm.Data["old"] != "" || cm.Data["new"] != "y" || cm.ResourceVersion != "7" {
 		t.Errorf("decoded %+v", cm)
 	}
-}
-
-// TestSentOnAZeroedValue: a client that zeroes the configuration before
-// decoding into it (controller-runtime's fake client) must not panic;
-// the answer is kept to decode afterwards.
-func TestSentOnAZeroedValue(t *testing.T) {
-	a := &sent{}
-	b := []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n","resourceVersion":"7"}}`)
-	if err := a.UnmarshalJSON(b); err != nil {
-		t.Fatal(err)
-	}
-	b[0] = 'x' // the decoder's buffer may be reused: the answer is a copy
-	if a.raw == nil || a.raw[0] != '{' || a.decoded {
-		t.Fatalf("answer not kept: %q", a.raw)
-	}
-	var typedNil *corev1.ConfigMap
-	a = &sent{into: typedNil}
-	if err := a.UnmarshalJSON([]byte(`{}`)); err != nil || a.raw == nil {
-		t.Fatalf("typed nil object: %v %q", err, a.raw)
-	}
-	// With an object, it is decoded there and marked so.
-	cm := &corev1.ConfigMap{}
-	a = &sent{into: cm}
-	if err := a.UnmarshalJSON([]byte(`{"metadata":{"name":"n"}}`)); err != nil || cm.Name != "n" || !a.decoded || a.raw != nil {
-		t.Fatalf("decoded %+v decoded=%v raw %q err %v", cm.ObjectMeta, a.decoded, a.raw, err)
+	sent := c.got.(*corev1.ConfigMap)
+	if sent.Name != "n" || sent.Namespace != "ns" || sent.ResourceVersion != "" || sent.Labels != nil || sent.Data != nil || sent.Kind != "ConfigMap" {
+		t.Errorf("the patched object carried more than its address: %+v", sent)
 	}
 }
 

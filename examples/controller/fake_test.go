@@ -42,10 +42,6 @@ func writeCounter(n *atomic.Int64) interceptor.Funcs {
 			n.Add(1)
 			return c.Delete(ctx, obj, opts...)
 		},
-		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
-			n.Add(1)
-			return c.SubResource(sub).Apply(ctx, obj, opts...)
-		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
 			n.Add(1)
 			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)

@@ -110,7 +110,7 @@ func Run(ctx context.Context, cfg *rest.Config, resyncs int, log io.Writer) (*Re
 	before = counter.Snapshot()
 	startReconciles := sandboxes.Reconciles.Load()
 	for _, st := range kubeletWalk() {
-		if err := direct.Status().Apply(ctx, corev1ac.Pod("box", "team-a").WithStatus(st), client.FieldOwner("kubelet"), client.ForceOwnership); err != nil {
+		if err := testenv.ApplyStatus(ctx, direct, corev1ac.Pod("box", "team-a").WithStatus(st), "kubelet"); err != nil {
 			return nil, err
 		}
 		rep.KubeletWrites++

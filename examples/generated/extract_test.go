@@ -56,7 +56,7 @@ func TestExtractOnRealAPIServer(t *testing.T) {
 			WithReason("Programmed").WithMessage("ok").WithLastTransitionTime(metav1.Now().Rfc3339Copy())).
 		WithAddresses("10.0.0.1"))
 	// The same manager applies status: entries are kept per subresource.
-	if err := c.Status().Apply(ctx, clone(t, status), client.FieldOwner("gateway"), client.ForceOwnership); err != nil {
+	if err := testenv.ApplyStatus(ctx, c, clone(t, status), "gateway"); err != nil {
 		t.Fatalf("status apply: %v", err)
 	}
 

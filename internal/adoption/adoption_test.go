@@ -6,10 +6,14 @@
 package adoption
 
 import (
+	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +66,50 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
+// pins are an operator's requirements at one cell of the matrix.
+func pins(k8s, controllerRuntime string) map[string]string {
+	return map[string]string{
+		"k8s.io/api":                     k8s,
+		"k8s.io/apimachinery":            k8s,
+		"k8s.io/client-go":               k8s,
+		"sigs.k8s.io/controller-runtime": controllerRuntime,
+	}
+}
+
+// goMod is a go.mod requiring pinned and the runtime module (replaced by
+// the checkout's ensure/ folder, as a published version would be fetched).
+func goMod(module, goVersion string, pinned map[string]string, ensureDir string) string {
+	s := "module " + module + "\n\ngo " + goVersion + "\n\nrequire (\n"
+	for _, m := range slices.Sorted(maps.Keys(pinned)) {
+		s += "\t" + m + " " + pinned[m] + "\n"
+	}
+	return s + "\tgithub.com/ssagen/ssagen/ensure v0.0.0-00010101000000-000000000000\n)\n\n" +
+		"replace github.com/ssagen/ssagen/ensure => " + ensureDir + "\n"
+}
+
+// checkPins fails the test when the module in dir no longer requires
+// exactly the pinned versions.
+func checkPins(t *testing.T, dir string, pinned map[string]string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.Parse("go.mod", b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range f.Require {
+		got[r.Mod.Path] = r.Mod.Version
+	}
+	for m, v := range pinned {
+		if got[m] != v {
+			t.Errorf("importing the generated helpers moved %s from %s to %s", m, v, got[m])
+		}
+	}
+}
+
 // TestOperatorKeepsItsVersions generates helpers into an operator module
 // pinned at each cell of the matrix, runs the operator's fake-client unit
 // test there, and checks that its pins did not move and that none of the
@@ -73,20 +121,9 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 	repo, bin := buildSSAgen(t)
 	for _, cell := range matrix {
 		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
-			pinned := map[string]string{
-				"k8s.io/api":                     cell.k8s,
-				"k8s.io/apimachinery":            cell.k8s,
-				"k8s.io/client-go":               cell.k8s,
-				"sigs.k8s.io/controller-runtime": cell.controllerRuntime,
-			}
+			pinned := pins(cell.k8s, cell.controllerRuntime)
 			op := t.TempDir()
-			gomod := "module example.com/operator\n\ngo " + cell.goVersion + "\n\nrequire (\n"
-			for _, m := range []string{"k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "sigs.k8s.io/controller-runtime"} {
-				gomod += "\t" + m + " " + pinned[m] + "\n"
-			}
-			gomod += "\tgithub.com/ssagen/ssagen/ensure v0.0.0-00010101000000-000000000000\n)\n\n" +
-				"replace github.com/ssagen/ssagen/ensure => " + filepath.Join(repo, "ensure") + "\n"
-			write(t, filepath.Join(op, "go.mod"), gomod)
+			write(t, filepath.Join(op, "go.mod"), goMod("example.com/operator", cell.goVersion, pinned, filepath.Join(repo, "ensure")))
 			write(t, filepath.Join(op, "api", "v1", "types.go"), apiTypes)
 			write(t, filepath.Join(op, "main.go"), mainGo)
 			run(t, op, "go", "mod", "tidy")
@@ -95,24 +132,7 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 			write(t, filepath.Join(op, "controller", "controller_test.go"), controllerTest)
 			write(t, filepath.Join(op, "controller", "envtest_test.go"), envtestTest)
 			run(t, op, "go", "mod", "tidy")
-
-			b, err := os.ReadFile(filepath.Join(op, "go.mod"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := modfile.Parse("go.mod", b, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]string{}
-			for _, r := range f.Require {
-				got[r.Mod.Path] = r.Mod.Version
-			}
-			for m, v := range pinned {
-				if got[m] != v {
-					t.Errorf("importing the generated helpers moved %s from %s to %s", m, v, got[m])
-				}
-			}
+			checkPins(t, op, pinned)
 			graph := run(t, op, "go", "mod", "graph")
 			for _, m := range []string{"github.com/ssagen/ssagen ", "github.com/ssagen/ssagen@", "sigs.k8s.io/controller-tools", "github.com/dave/jennifer", "github.com/gobuffalo/flect"} {
 				if strings.Contains(graph, m) {
@@ -129,6 +149,109 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 			run(t, op, "go", "vet", "./...")
 		})
 	}
+}
+
+// TestSuitesAcrossVersions runs ssagen's own runtime suites — the envtest
+// and fake-client tests of internal/ensuretest and the example operator's
+// tests — at every cell of the matrix. It copies them with the example API
+// into a module pinned at the cell's versions (the module path stays
+// ssagen's, so the imports do not change), regenerates the example's
+// builders and helpers there with the ssagen binary (so they compile
+// against that client-go), and checks that the pins did not move.
+func TestSuitesAcrossVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds ssagen's suites at other k8s.io versions")
+	}
+	repo, bin := buildSSAgen(t)
+	for _, cell := range matrix {
+		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
+			mod := t.TempDir()
+			for _, dir := range []string{"examples/api", "examples/config", "examples/controller", "internal/ensuretest", "internal/testenv"} {
+				copyTree(t, filepath.Join(repo, dir), filepath.Join(mod, dir))
+			}
+			copyTree(t, filepath.Join(repo, "examples", "generated"), filepath.Join(mod, "examples", "generated"))
+			pinned := pins(cell.k8s, cell.controllerRuntime)
+			write(t, filepath.Join(mod, "go.mod"), goMod("github.com/ssagen/ssagen", cell.goVersion, pinned, filepath.Join(repo, "ensure")))
+			// The example's generate line of hack/update-codegen.sh, run
+			// with the binary over the copied API.
+			if err := os.RemoveAll(filepath.Join(mod, "examples", "generated", "applyconfiguration")); err != nil {
+				t.Fatal(err)
+			}
+			run(t, mod, "go", "mod", "tidy", "-e") // the generated packages do not exist yet
+			run(t, mod, bin, "generate", "--ensure",
+				"--ensure-kinds", "k8s.io/api/rbac/v1.Role,k8s.io/api/rbac/v1.RoleBinding,k8s.io/api/rbac/v1.ClusterRole,k8s.io/api/rbac/v1.ClusterRoleBinding",
+				"--ensure-kinds", "k8s.io/api/core/v1.ServiceAccount,k8s.io/api/core/v1.Service,k8s.io/api/core/v1.ConfigMap,k8s.io/api/core/v1.Secret,k8s.io/api/core/v1.Pod",
+				"--ensure-kinds", "k8s.io/api/apps/v1.Deployment,k8s.io/api/discovery/v1.EndpointSlice",
+				"--output-dir", "examples/generated/applyconfiguration", "./examples/api/...")
+			run(t, mod, "go", "mod", "tidy")
+			checkPins(t, mod, pinned)
+			run(t, mod, "go", "vet", "./...")
+			out := run(t, mod, "go", "test", "-count=1", "-v", "./...")
+			for _, name := range testNames(t, mod) {
+				if !strings.Contains(out, "--- PASS: "+name+" ") {
+					t.Errorf("%s did not pass at controller-runtime %s", name, cell.controllerRuntime)
+				}
+			}
+			if strings.Contains(out, "--- SKIP") && os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
+				t.Errorf("a test was skipped at controller-runtime %s:\n%s", cell.controllerRuntime, grepLines(out, "--- SKIP"))
+			}
+			t.Logf("controller-runtime %s, k8s.io %s: %d tests passed", cell.controllerRuntime, cell.k8s, strings.Count(out, "--- PASS"))
+		})
+	}
+}
+
+// copyTree copies the regular files under from to to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		write(t, filepath.Join(to, rel), string(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testNames are the top-level tests declared under dir.
+func testNames(t *testing.T, dir string) []string {
+	t.Helper()
+	var names []string
+	decl := regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		for _, m := range decl.FindAllSubmatch(b, -1) {
+			names = append(names, string(m[1]))
+		}
+		return err
+	})
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no tests found under %s: %v", dir, err)
+	}
+	return names
+}
+
+func grepLines(s, substr string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, substr) {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // TestBuildersAtOlderK8s: builders (no helpers: the runtime needs k8s.io

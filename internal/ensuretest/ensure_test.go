@@ -306,7 +306,7 @@ func TestEnsure(t *testing.T) {
 		before := e.counter.Snapshot()
 		for i := 0; i < 5; i++ {
 			st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithAddresses(fmt.Sprintf("10.0.0.%d", i)))
-			if err := e.direct.Status().Apply(ctx, st, client.FieldOwner("kubelet-like"), client.ForceOwnership); err != nil {
+			if err := testenv.ApplyStatus(ctx, e.direct, st, "kubelet-like"); err != nil {
 				t.Fatal(err)
 			}
 			var live platformv1alpha1.Proxy
@@ -428,7 +428,7 @@ func TestPredicate(t *testing.T) {
 	for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded} {
 		st := corev1ac.Pod("sandbox-0", "default").WithStatus(corev1ac.PodStatus().WithPhase(phase).
 			WithConditions(corev1ac.PodCondition().WithType(corev1.PodReady).WithStatus(corev1.ConditionTrue)))
-		if err := e.direct.Status().Apply(ctx, st, client.FieldOwner("kubelet"), client.ForceOwnership); err != nil {
+		if err := testenv.ApplyStatus(ctx, e.direct, st, "kubelet"); err != nil {
 			t.Fatal(err)
 		}
 		var cur corev1.Pod

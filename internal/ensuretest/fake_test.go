@@ -2,7 +2,6 @@ package ensure_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"sync/atomic"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -24,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/ssagen/ssagen/ensure"
+	"github.com/ssagen/ssagen/internal/testenv"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	"github.com/ssagen/ssagen/examples/generated/applyconfiguration"
 	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
@@ -70,10 +69,6 @@ func countWrites(b *fake.ClientBuilder) (*fake.ClientBuilder, *atomic.Int64) {
 			n.Add(1)
 			return c.Apply(ctx, obj, opts...)
 		},
-		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
-			n.Add(1)
-			return c.SubResource(sub).Apply(ctx, obj, opts...)
-		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
 			n.Add(1)
 			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
@@ -101,6 +96,20 @@ func port(name string, p int32) *corev1ac.ServicePortApplyConfiguration {
 
 // TestFakeClient: EnsureX on controller-runtime's fake client, built as
 // operator authors build it (a scheme and the owner, no REST mapper).
+// countingClient wraps a client the way operators wrap theirs (for
+// metrics, tracing): it counts apply patches and passes them on.
+type countingClient struct {
+	client.Client
+	applies *atomic.Int64
+}
+
+func (c *countingClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	if patch.Type() == types.ApplyPatchType {
+		c.applies.Add(1)
+	}
+	return c.Client.Patch(ctx, obj, patch, opts...)
+}
+
 func TestFakeClient(t *testing.T) {
 	ctx := context.Background()
 
@@ -321,30 +330,21 @@ func TestFakeClient(t *testing.T) {
 		}
 	})
 
-	t.Run("interceptor clients: no panic, the answer or a read fills the object", func(t *testing.T) {
+	t.Run("interceptor and wrapper clients: the answer fills the object", func(t *testing.T) {
+		// Ensure writes with an apply patch (Patch, or Status().Patch,
+		// with types.ApplyPatchType): the one write whose answer every
+		// client hands back in the object it is given.
 		owner := fakeOwner()
 		var applies atomic.Int64
 		passThrough := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).
-			WithInterceptorFuncs(interceptor.Funcs{Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
-				applies.Add(1)
-				return c.Apply(ctx, obj, opts...)
-			}}).Build()
-		// An interceptor that sends a copy: nothing is written back into
-		// what Ensure handed it.
-		copying := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).
-			WithInterceptorFuncs(interceptor.Funcs{Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
-				applies.Add(1)
-				b, err := json.Marshal(obj)
-				if err != nil {
-					return err
+			WithInterceptorFuncs(interceptor.Funcs{Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+				if patch.Type() == types.ApplyPatchType {
+					applies.Add(1)
 				}
-				u := &unstructured.Unstructured{}
-				if err := u.UnmarshalJSON(b); err != nil {
-					return err
-				}
-				return c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), opts...)
+				return c.Patch(ctx, obj, patch, opts...)
 			}}).Build()
-		for name, c := range map[string]client.Client{"pass-through": passThrough, "copying": copying} {
+		wrapped := &countingClient{Client: fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).Build(), applies: &applies}
+		for name, c := range map[string]client.Client{"interceptor": passThrough, "wrapper": wrapped} {
 			cache := ensure.WithCache(ensure.NewSkipCache())
 			obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), cache)
 			if err != nil || res != ensure.Created || obj.Spec.Ports[0].Port != 80 || obj.ResourceVersion == "" || !isController(obj, owner) {
@@ -359,7 +359,7 @@ func TestFakeClient(t *testing.T) {
 			}
 		}
 		if n := applies.Load(); n != 4 {
-			t.Fatalf("%d applies through the interceptors, want 4", n)
+			t.Fatalf("%d apply patches through the interceptor and the wrapper, want 4", n)
 		}
 	})
 
@@ -375,7 +375,7 @@ func TestFakeClient(t *testing.T) {
 		// Another manager's status: dropped.
 		st := corev1ac.Service("web", "default").WithStatus(corev1ac.ServiceStatus().
 			WithLoadBalancer(corev1ac.LoadBalancerStatus().WithIngress(corev1ac.LoadBalancerIngress().WithIP("192.0.2.7"))))
-		if err := c.Status().Apply(ctx, st, client.FieldOwner("cloud"), client.ForceOwnership); err != nil {
+		if err := testenv.ApplyStatus(ctx, c, st, "cloud"); err != nil {
 			t.Fatal(err)
 		}
 		var after corev1.Service
