@@ -93,7 +93,7 @@ func (c *SkipCache) Len() int {
 func (c *SkipCache) record(k cacheKey, hash string, obj client.Object, owned uint64) {
 	now := time.Now()
 	c.mu.Lock()
-	c.entries[k] = cacheEntry{hash: hash, resourceVersion: obj.GetResourceVersion(), uid: obj.GetUID(), at: now, owned: owned}
+	c.entries[k] = cacheEntry{hash: hash, resourceVersion: version(obj), uid: obj.GetUID(), at: now, owned: owned}
 	if len(c.entries) >= c.sweepAt {
 		for key, e := range c.entries {
 			if now.Sub(e.at) > c.ttl {
@@ -158,7 +158,7 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 	if !ok || e.hash != hash || e.uid != live.GetUID() || time.Since(e.at) > o.reassertAfter || time.Since(e.at) > c.ttl {
 		return false
 	}
-	if live.GetResourceVersion() == e.resourceVersion {
+	if version(live) == e.resourceVersion {
 		return true
 	}
 	// The object moved on, but this manager's managedFields entry is the
@@ -168,7 +168,7 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 	// That is the common case (status churn, other managers' fields) and
 	// costs a hash, not a typed merge.
 	if e.owned != 0 && ownedHash(live, k.manager, k.subresource) == e.owned {
-		c.touch(k, hash, live.GetResourceVersion())
+		c.touch(k, hash, version(live))
 		return true
 	}
 	if o.schema != nil {
@@ -178,8 +178,25 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 	} else if !satisfies(live, desired.Object) {
 		return false
 	}
-	c.touch(k, hash, live.GetResourceVersion())
+	c.touch(k, hash, version(live))
 	return true
+}
+
+// version names the state of obj: its resourceVersion, or, for an object
+// that has none — controller-runtime v0.22's fake client gives none to
+// objects an apply creates — a hash of its content, so that two copies of
+// the same state match and a changed one does not.
+func version(obj client.Object) string {
+	if rv := obj.GetResourceVersion(); rv != "" {
+		return rv
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return "" // never equal to a recorded version: a doubt
+	}
+	h := fnv.New128a()
+	h.Write(b)
+	return "content:" + string(h.Sum(nil))
 }
 
 // touch moves an entry to the live resourceVersion, its intent unchanged.

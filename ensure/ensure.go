@@ -219,7 +219,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 
 	before := ""
 	if exists {
-		before = obj.GetResourceVersion()
+		before = version(obj)
 	}
 	start := time.Now()
 	err := send(ctx, c, obj, gvk, body, sub, o)
@@ -237,7 +237,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 	switch {
 	case !exists:
 		res = Created
-	case obj.GetResourceVersion() == before:
+	case version(obj) == before:
 		res = Unchanged
 	}
 	return res, nil

@@ -82,7 +82,17 @@ func ownedFieldsChanged(fieldManager string, t typed.ParseableType, before, afte
 		return true
 	}
 	cmp, err := tb.ExtractItems(owned).Compare(ta.ExtractItems(owned))
-	return err != nil || !cmp.IsSame()
+	if err == nil {
+		return !cmp.IsSame()
+	}
+	// structured-merge-diff v6.3.0 (k8s.io v0.34) extracts an associative
+	// list with holes, which Compare refuses: compare the whole objects
+	// and look for an owned field among the changes.
+	full, err := tb.Compare(ta)
+	if err != nil {
+		return true
+	}
+	return !full.Modified.Union(full.Added).Union(full.Removed).Intersection(owned).Empty()
 }
 
 // ownedFields is the union of what fieldManager applied to the object

@@ -96,6 +96,33 @@ func port(name string, p int32) *corev1ac.ServicePortApplyConfiguration {
 
 // TestFakeClient: EnsureX on controller-runtime's fake client, built as
 // operator authors build it (a scheme and the owner, no REST mapper).
+// fakeVersionsApplies reports whether this controller-runtime's fake
+// client versions what an apply writes: a resourceVersion for an object
+// an apply creates, a new one when an apply changes it. v0.22's does
+// neither (fixed in v0.23), so there Ensure cannot tell Configured from
+// Unchanged (it reports Unchanged) and decides its skips by content.
+func fakeVersionsApplies(t *testing.T) bool {
+	t.Helper()
+	c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).Build()
+	var rvs []string
+	for _, data := range []string{`{"k":"1"}`, `{"k":"2"}`} {
+		cm := &corev1.ConfigMap{}
+		cm.Name, cm.Namespace = "probe", "default"
+		body := []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"probe","namespace":"default"},"data":` + data + `}`)
+		if err := c.Patch(context.Background(), cm, client.RawPatch(types.ApplyPatchType, body), client.FieldOwner("probe")); err != nil {
+			t.Fatal(err)
+		}
+		rvs = append(rvs, cm.ResourceVersion)
+	}
+	return rvs[0] != "" && rvs[0] != rvs[1]
+}
+
+// configured: res is what an apply that changed the object reports on
+// this fake client.
+func configured(t *testing.T, res ensure.Result) bool {
+	return res == ensure.Configured || (res == ensure.Unchanged && !fakeVersionsApplies(t))
+}
+
 // countingClient wraps a client the way operators wrap theirs (for
 // metrics, tracing): it counts apply patches and passes them on.
 type countingClient struct {
@@ -140,7 +167,7 @@ func TestFakeClient(t *testing.T) {
 			if err != nil || res != ensure.Created {
 				t.Fatalf("step %d: %v %v", i, res, err)
 			}
-			if obj.GetResourceVersion() == "" || !isController(obj, owner) {
+			if (obj.GetResourceVersion() == "" && fakeVersionsApplies(t)) || !isController(obj, owner) {
 				t.Fatalf("step %d: returned object %s rv %q refs %+v", i, obj.GetName(), obj.GetResourceVersion(), obj.GetOwnerReferences())
 			}
 		}
@@ -187,7 +214,7 @@ func TestFakeClient(t *testing.T) {
 		}
 		// A changed intent is one write.
 		obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 8080)), opts...)
-		if err != nil || res != ensure.Configured || obj.Spec.Ports[0].Port != 8080 {
+		if err != nil || !configured(t, res) || obj.Spec.Ports[0].Port != 8080 {
 			t.Fatalf("changed intent: %v %v %+v", res, err, obj.Spec.Ports)
 		}
 		if n := writes.Load() - created; n != 1 {
@@ -209,7 +236,9 @@ func TestFakeClient(t *testing.T) {
 		}
 		st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithAddresses("192.0.2.1"))
 		obj, res, err = gen.EnsureProxyStatus(ctx, c, st, cache)
-		if err != nil || res != ensure.Configured || len(obj.Status.Addresses) != 1 || obj.Spec.Replicas == nil {
+		// v0.22's fake client also answers a status apply with the status
+		// alone.
+		if err != nil || !configured(t, res) || len(obj.Status.Addresses) != 1 || (obj.Spec.Replicas == nil && fakeVersionsApplies(t)) {
 			t.Fatalf("status ensure: %v %v %+v", res, err, obj)
 		}
 		var live platformv1alpha1.Proxy
@@ -347,7 +376,7 @@ func TestFakeClient(t *testing.T) {
 		for name, c := range map[string]client.Client{"interceptor": passThrough, "wrapper": wrapped} {
 			cache := ensure.WithCache(ensure.NewSkipCache())
 			obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), cache)
-			if err != nil || res != ensure.Created || obj.Spec.Ports[0].Port != 80 || obj.ResourceVersion == "" || !isController(obj, owner) {
+			if err != nil || res != ensure.Created || obj.Spec.Ports[0].Port != 80 || (obj.ResourceVersion == "" && fakeVersionsApplies(t)) || !isController(obj, owner) {
 				t.Fatalf("%s: %v %v %+v", name, res, err, obj)
 			}
 			obj, res, err = corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 81)), cache)
@@ -406,7 +435,7 @@ func TestFakeClient(t *testing.T) {
 		}
 		// And Ensure puts it back, through the fake's managedFields.
 		obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), cache, ensure.FieldManager("unit"))
-		if err != nil || res != ensure.Configured || obj.Spec.Selector["app"] != "web" {
+		if err != nil || !configured(t, res) || obj.Spec.Selector["app"] != "web" {
 			t.Fatalf("restore: %v %v %+v", res, err, obj.Spec.Selector)
 		}
 	})
