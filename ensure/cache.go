@@ -145,11 +145,11 @@ func (c *SkipCache) seen(k cacheKey) bool {
 // (someone else changed status or fields this manager does not set).
 // Anything else — a new intent, a value that differs, a doubt — is false:
 // a doubt costs one no-op apply, never a wrong skip.
-func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *unstructured.Unstructured, o *options) bool {
+func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, in *intent, o *options) bool {
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	c.mu.Unlock()
-	if !ok && o.schema != nil && settled(*o.schema, live, desired, o, k.subresource) {
+	if !ok && o.schema != nil && settled(*o.schema, live, in.object(), o, k.subresource) {
 		// Nothing remembered (a restart), but the live object and this
 		// manager's managedFields show the apply would change nothing.
 		c.record(k, hash, live, ownedHash(live, k.manager, k.subresource))
@@ -172,10 +172,10 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, desired *
 		return true
 	}
 	if o.schema != nil {
-		if !mergeIsNoop(*o.schema, live, desired) {
+		if !mergeIsNoop(*o.schema, live, in.object()) {
 			return false
 		}
-	} else if !satisfies(live, desired.Object) {
+	} else if !satisfies(live, in.object().Object) {
 		return false
 	}
 	c.touch(k, hash, version(live))

@@ -9,8 +9,6 @@ package ensure
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -152,11 +150,11 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 	if o.fieldManager == "" {
 		return "", fmt.Errorf("ensure: the field manager must not be empty")
 	}
-	u, err := toUnstructured(desired)
+	in, err := newIntent(desired)
 	if err != nil {
 		return "", err
 	}
-	res, err := apply(ctx, c, owner, u, obj, sub, o)
+	res, err := apply(ctx, c, owner, in, obj, sub, o)
 	label := string(res)
 	if err != nil {
 		label = "error"
@@ -165,24 +163,27 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 			label = "conflict"
 		}
 	}
-	applyTotal.WithLabelValues(u.GetKind(), label).Inc()
+	applyTotal.WithLabelValues(in.gvk.Kind, label).Inc()
 	return res, err
 }
 
-func apply(ctx context.Context, c client.Client, owner client.Object, u *unstructured.Unstructured, obj client.Object, sub string, o *options) (Result, error) {
-	gvk := u.GroupVersionKind()
+func apply(ctx context.Context, c client.Client, owner client.Object, in *intent, obj client.Object, sub string, o *options) (Result, error) {
+	gvk := in.gvk
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	obj.SetName(u.GetName())
-	obj.SetNamespace(u.GetNamespace())
+	obj.SetName(in.name)
+	obj.SetNamespace(in.namespace)
 	kind := gvk.Kind
 
 	if sub == "" && !o.noOwner {
-		if err := setOwner(c, owner, u, obj, o); err != nil {
+		if err := setOwner(c, owner, in, obj, o); err != nil {
 			return "", err
 		}
 	}
-	hash, body := intentHash(u, sub)
-	key := cacheKey{gvk: gvk, namespace: u.GetNamespace(), name: u.GetName(), manager: o.fieldManager, subresource: sub}
+	hash, body, err := in.seal(sub)
+	if err != nil {
+		return "", fmt.Errorf("ensure: encoding the intent for %s %s: %w", kind, in.name, err)
+	}
+	key := cacheKey{gvk: gvk, namespace: in.namespace, name: in.name, manager: o.fieldManager, subresource: sub}
 
 	// Read the live object from the client's cache; that is free.
 	liveErr := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
@@ -203,12 +204,12 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 		}
 	}
 	if sub != "" && !exists {
-		return "", &NotFoundError{GVK: gvk, Namespace: u.GetNamespace(), Name: u.GetName()}
+		return "", &NotFoundError{GVK: gvk, Namespace: in.namespace, Name: in.name}
 	}
 	if o.createOnly && exists {
 		return Skipped, nil
 	}
-	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, u, o) {
+	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, in, o) {
 		return Skipped, nil
 	}
 	if exists && sub == "" && !o.cache.seen(key) {
@@ -222,7 +223,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 		before = version(obj)
 	}
 	start := time.Now()
-	err := send(ctx, c, obj, gvk, body, sub, o)
+	err = send(ctx, c, obj, gvk, body, sub, o)
 	applyLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
 	if err != nil {
 		o.cache.forget(key)
@@ -241,37 +242,6 @@ func apply(ctx context.Context, c client.Client, owner client.Object, u *unstruc
 		res = Unchanged
 	}
 	return res, nil
-}
-
-// toUnstructured copies an apply configuration: the caller's value is
-// never touched (controller-runtime writes the response into what it is given).
-func toUnstructured(desired runtime.ApplyConfiguration) (*unstructured.Unstructured, error) {
-	b, err := json.Marshal(desired)
-	if err != nil {
-		return nil, fmt.Errorf("ensure: encoding the apply configuration: %w", err)
-	}
-	u := &unstructured.Unstructured{}
-	if err := json.Unmarshal(b, &u.Object); err != nil {
-		return nil, fmt.Errorf("ensure: encoding the apply configuration: %w", err)
-	}
-	if u.GetName() == "" || u.GetKind() == "" || u.GetAPIVersion() == "" {
-		return nil, fmt.Errorf("ensure: the apply configuration needs apiVersion, kind and metadata.name")
-	}
-	if u.GetResourceVersion() != "" {
-		// A resourceVersion would turn apply into optimistic locking: 409s again.
-		unstructured.RemoveNestedField(u.Object, "metadata", "resourceVersion")
-	}
-	return u, nil
-}
-
-// intentHash is the hash of the canonical JSON of what is applied
-// (encoding/json sorts map keys), and that JSON: the body sent.
-func intentHash(u *unstructured.Unstructured, sub string) (string, []byte) {
-	b, _ := json.Marshal(u.Object)
-	h := sha256.New()
-	h.Write([]byte(sub + "\x00"))
-	h.Write(b)
-	return hex.EncodeToString(h.Sum(nil)[:16]), b
 }
 
 // send applies body, the intent's JSON as it was hashed, as an apply
@@ -338,7 +308,7 @@ func (p applyPatch) Data(obj client.Object) ([]byte, error) {
 }
 
 // setOwner adds owner as the controller owner reference of u.
-func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured, obj client.Object, o *options) error {
+func setOwner(c client.Client, owner client.Object, in *intent, obj client.Object, o *options) error {
 	if owner == nil {
 		return fmt.Errorf("ensure: owner is nil; pass the owning object, or NoOwner()")
 	}
@@ -346,16 +316,16 @@ func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured
 	if err != nil {
 		return fmt.Errorf("ensure: the owner's kind: %w", err)
 	}
-	namespaced, err := isNamespaced(c, obj, u.GroupVersionKind(), u.GetNamespace() != "")
+	namespaced, err := isNamespaced(c, obj, in.gvk, in.namespace != "")
 	if err != nil {
-		return fmt.Errorf("ensure: is %s namespaced: %w", u.GetKind(), err)
+		return fmt.Errorf("ensure: is %s namespaced: %w", in.gvk.Kind, err)
 	}
 	if owner.GetNamespace() != "" {
 		if !namespaced {
-			return &OwnerError{Cause: ErrClusterScopedChild, Reason: fmt.Sprintf("namespaced %s %s/%s cannot own cluster-scoped %s %s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetName())}
+			return &OwnerError{Cause: ErrClusterScopedChild, Reason: fmt.Sprintf("namespaced %s %s/%s cannot own cluster-scoped %s %s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), in.gvk.Kind, in.name)}
 		}
-		if owner.GetNamespace() != u.GetNamespace() {
-			return &OwnerError{Cause: ErrCrossNamespace, Reason: fmt.Sprintf("%s %s/%s cannot own %s %s/%s in another namespace", ogvk.Kind, owner.GetNamespace(), owner.GetName(), u.GetKind(), u.GetNamespace(), u.GetName())}
+		if owner.GetNamespace() != in.namespace {
+			return &OwnerError{Cause: ErrCrossNamespace, Reason: fmt.Sprintf("%s %s/%s cannot own %s %s/%s in another namespace", ogvk.Kind, owner.GetNamespace(), owner.GetName(), in.gvk.Kind, in.namespace, in.name)}
 		}
 	}
 	if owner.GetUID() == "" {
@@ -365,14 +335,7 @@ func setOwner(c client.Client, owner client.Object, u *unstructured.Unstructured
 		APIVersion: ogvk.GroupVersion().String(), Kind: ogvk.Kind, Name: owner.GetName(), UID: owner.GetUID(),
 		Controller: ptr(true), BlockOwnerDeletion: ptr(o.blockOwnerDeletion),
 	}
-	refs := u.GetOwnerReferences()
-	for i, r := range refs {
-		if r.UID == ref.UID {
-			refs = append(refs[:i], refs[i+1:]...)
-			break
-		}
-	}
-	u.SetOwnerReferences(append(refs, ref))
+	in.setController(ref)
 	return nil
 }
 

@@ -88,7 +88,7 @@ func TestFreshByManagedFields(t *testing.T) {
 		cm.Data = map[string]string{"a": "other"} // not the intent: only the entry can make it fresh
 		return cm
 	}
-	desired := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "b"}}}
+	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "b"}}}}
 	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, name: "x", manager: "m"}
 	applied := live("u1", entry(`{"f:data":{"f:a":{}}}`))
 	o := newOptions(nil)
@@ -246,7 +246,7 @@ func TestOwnerErrorCauses(t *testing.T) {
 	}
 	c := fake.NewClientBuilder().WithScheme(s).Build()
 	nsOwner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "o", Namespace: "a", UID: "u"}}
-	child := func(kind, ns string) *unstructured.Unstructured {
+	child := func(kind, ns string) *intent {
 		u := &unstructured.Unstructured{}
 		u.SetAPIVersion("v1")
 		u.SetKind(kind)
@@ -255,7 +255,7 @@ func TestOwnerErrorCauses(t *testing.T) {
 		}
 		u.SetName("c")
 		u.SetNamespace(ns)
-		return u
+		return &intent{gvk: u.GroupVersionKind(), name: "c", namespace: ns}
 	}
 	o := newOptions(nil)
 	cases := []struct {
