@@ -33,9 +33,25 @@ go run ./cmd/ssagen generate $verify --ensure \
 # Conformance packages: ssagen's output for public API packages that ship
 # applyconfiguration-gen output, compared in internal/conformance
 # (--compat=applyconfiguration-gen: its exact exported surface).
+# Every group/version of k8s.io/api that client-go publishes apply
+# configurations for (its folder names them). k8s.io/api's own warnings
+# (optional list-map keys, a +listType on a string) are known; not shown.
+kube=$(go list k8s.io/client-go/applyconfigurations/... |
+  sed -n 's#^k8s.io/client-go/applyconfigurations/\([a-z0-9]*/v[a-z0-9]*\)$#k8s.io/api/\1#p' | grep -v '^k8s.io/api/meta/')
+# shellcheck disable=SC2086 # one argument per package
 go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
-  --output-dir internal/conformance/kube \
-  k8s.io/api/core/v1 k8s.io/api/rbac/v1 k8s.io/api/apps/v1 k8s.io/api/batch/v1 k8s.io/api/storage/v1
+  --output-dir internal/conformance/kube $kube 2> >(awk '/^warning: /{w=1; next} w && /^\tfix: /{w=0; next} {w=0; print}' >&2)
 go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
   --output-dir internal/conformance/apiextensions \
   k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
+go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
+  --output-dir internal/conformance/aggregator \
+  k8s.io/kube-aggregator/pkg/apis/apiregistration/v1 k8s.io/kube-aggregator/pkg/apis/apiregistration/v1beta1
+
+# The kinds of the conformance packages, for their JSON comparison.
+roots=$(go run ./internal/conformance/rootsgen)
+if [ -z "$verify" ]; then
+  printf '%s\n' "$roots" > internal/conformance/roots_test.go
+elif ! diff -u internal/conformance/roots_test.go <(printf '%s\n' "$roots"); then
+  echo "internal/conformance/roots_test.go is stale: run make generate" >&2; exit 1
+fi

@@ -436,6 +436,44 @@ func (l *loader) findRoots(in *input) {
 		}
 		root := l.rootOf(t, lines, vals)
 		t.Root = root
+		l.applyInputs(in, lines)
+	}
+}
+
+// applyInputs walks the types a kind's extra apply methods take
+// (+genclient:method=ApplyScale,verb=apply,subresource=scale,input=<type>):
+// they get apply configurations as applyconfiguration-gen gives them, when
+// their package is an input. A bare name is a type of the kind's package.
+func (l *loader) applyInputs(in *input, lines []markerLine) {
+	for _, m := range lines {
+		args, ok := strings.CutPrefix(m.text, "+genclient:method=")
+		if !ok {
+			continue
+		}
+		var verb, input string
+		for _, kv := range strings.Split(args, ",") {
+			k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+			switch k {
+			case "verb":
+				verb = v
+			case "input":
+				input = v
+			}
+		}
+		if verb != "apply" || input == "" {
+			continue
+		}
+		pkg, name := in.pkg.PkgPath, input
+		if i := strings.LastIndex(input, "."); i >= 0 {
+			pkg, name = input[:i], input[i+1:]
+		}
+		target := l.inputs[pkg]
+		if target == nil {
+			continue // not generated in this run, as with applyconfiguration-gen
+		}
+		if obj, ok := target.pkg.Types.Scope().Lookup(name).(*types.TypeName); ok {
+			l.named(obj)
+		}
 	}
 }
 
@@ -539,7 +577,7 @@ type typeMarkerEntry struct {
 }
 
 func (l *loader) parseMarkers(lines []markerLine, target ctmarkers.TargetType) markerValues {
-	vals := markerValues{}
+	vals, declarative := markerValues{}, markerValues{}
 	for _, m := range lines {
 		def := registry.Lookup(m.text, target)
 		if def == nil {
@@ -553,9 +591,22 @@ func (l *loader) parseMarkers(lines []markerLine, target ctmarkers.TargetType) m
 		}
 		name := def.Name
 		if canonical, ok := aliases[name]; ok {
+			if topology[name] {
+				declarative[canonical] = append(declarative[canonical], v)
+				continue
+			}
 			name = canonical
 		}
 		vals[name] = append(vals[name], v)
+	}
+	// The declarative-validation topology (+k8s:listType, +k8s:listMapKey)
+	// is the field's merge topology only where the plain spelling is
+	// absent: k8s.io/api pairs +listType=atomic with +k8s:listMapKey for
+	// uniqueness validation, and its OpenAPI schema keeps the list atomic.
+	if !vals.has("listType") {
+		for name, vs := range declarative {
+			vals[name] = append(vals[name], vs...)
+		}
 	}
 	return vals
 }

@@ -34,6 +34,10 @@ var aliases = map[string]string{
 	"kubebuilder:validation:XEmbeddedResource":      "kubebuilder:validation:EmbeddedResource",
 }
 
+// topology are the aliased spellings that state a merge topology: they
+// yield to the plain +listType (see parseMarkers).
+var topology = map[string]bool{"k8s:listType": true, "k8s:listMapKey": true}
+
 // markerValues holds the parsed values of one node's markers by name.
 type markerValues map[string][]any
 

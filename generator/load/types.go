@@ -19,9 +19,6 @@ var anyJSON = map[string]bool{
 	"k8s.io/apimachinery/pkg/runtime.RawExtension":                       true,
 	"k8s.io/apimachinery/pkg/runtime.Unknown":                            true,
 	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1":                      true,
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON":      true,
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSON": true,
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions.JSON":         true,
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.Unstructured":     true,
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.UnstructuredList": true,
 }
@@ -73,6 +70,9 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 		}
 		if hasMethod(n, "MarshalJSON") {
 			t.Shape, t.Value = model.ShapeValue, model.ValueUntyped
+			if l.openAPIAnyType(n) {
+				t.Value = model.ValueDeduced
+			}
 			break
 		}
 		t.Shape = model.ShapeStruct
@@ -115,6 +115,57 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 		}
 	}
 	return t
+}
+
+// openAPIAnyType reports whether n declares that its OpenAPI schema has no
+// type — OpenAPISchemaType() returning nil, as apiextensions' JSON and
+// JSONSchemaPropsOr* do — so the schema deduces each value (a scalar, a
+// list or an object) rather than take it as a scalar.
+func (l *loader) openAPIAnyType(n *types.Named) bool {
+	ms := types.NewMethodSet(types.NewPointer(n))
+	var fn *types.Func
+	for i := 0; i < ms.Len(); i++ {
+		if f, ok := ms.At(i).Obj().(*types.Func); ok && f.Name() == "OpenAPISchemaType" {
+			fn = f
+		}
+	}
+	if fn == nil {
+		return false
+	}
+	f := l.fileAt(fn.Pos())
+	if f == nil {
+		return false
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != fn.Name() || fd.Recv == nil || fd.Body == nil || l.pos(fd.Name.Pos()) != l.pos(fn.Pos()) {
+			continue
+		}
+		if len(fd.Body.List) != 1 {
+			return false
+		}
+		ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			return false
+		}
+		id, ok := ret.Results[0].(*ast.Ident)
+		return ok && id.Name == "nil"
+	}
+	return false
+}
+
+// fileAt returns the syntax of the file holding pos, parsed once.
+func (l *loader) fileAt(pos token.Pos) *ast.File {
+	filename := l.pos(pos).Filename
+	if filename == "" {
+		return nil
+	}
+	f, ok := l.files[filename]
+	if !ok {
+		f, _ = parser.ParseFile(l.fset, filename, nil, parser.ParseComments|parser.SkipObjectResolution)
+		l.files[filename] = f
+	}
+	return f
 }
 
 func hasMethod(n *types.Named, name string) bool {
@@ -325,17 +376,9 @@ func (l *loader) declOf(obj *types.TypeName) (*ast.File, *ast.GenDecl, *ast.Type
 		}
 		return nil, nil, nil
 	}
-	filename := l.pos(obj.Pos()).Filename
-	if filename == "" {
-		return nil, nil, nil
-	}
-	f, ok := l.files[filename]
-	if !ok {
-		// Only declarations and comments matter: a private file set keeps
-		// positions of the input packages stable.
-		f, _ = parser.ParseFile(l.fset, filename, nil, parser.ParseComments|parser.SkipObjectResolution)
-		l.files[filename] = f
-	}
+	// Only declarations and comments matter: a private file set keeps
+	// positions of the input packages stable.
+	f := l.fileAt(obj.Pos())
 	if f == nil {
 		return nil, nil, nil
 	}

@@ -159,6 +159,11 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 	}
 	if listType != "" {
 		switch {
+		case !isList && !t.GV.CRD:
+			// The OpenAPI generator drops it (k8s.io/api's
+			// ValidatingWebhook.SideEffects carries one); the API server
+			// refuses it only in a CRD's schema.
+			l.warns.Add(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list, is ignored", listType, what)
 		case !isList:
 			l.errs.Add(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list", listType, what)
 		case listType != "atomic" && listType != "set" && listType != "map":
@@ -234,7 +239,7 @@ func isScalarItem(r *model.TypeRef) bool {
 	case model.RefBasic:
 		return true
 	case model.RefNamed:
-		return r.Named.Shape == model.ShapeValue && r.Named.Value != model.ValueUntypedAny
+		return r.Named.Shape == model.ShapeValue && r.Named.Value != model.ValueUntypedAny && r.Named.Value != model.ValueDeduced
 	}
 	return false
 }

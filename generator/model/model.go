@@ -121,7 +121,8 @@ const (
 	ValueString                      // string
 	ValueNumeric                     // int, float
 	ValueBoolean                     // bool
-	ValueUntypedAny                  // arbitrary JSON (RawExtension, JSON, preserve-unknown-fields)
+	ValueUntypedAny                  // an object of arbitrary JSON fields (RawExtension, preserve-unknown-fields)
+	ValueDeduced                     // any JSON value: scalar, list or object (apiextensions' JSON; OpenAPISchemaType() is nil)
 )
 
 // Type is a named Go type.

@@ -81,7 +81,7 @@ func (b *builder) define(t *model.Type) {
 	case model.ShapeStruct:
 		b.defineStruct(name, t, t.StructType)
 	case model.ShapeValue:
-		if t.Value == model.ValueUntyped || t.Value == model.ValueUntypedAny {
+		if t.Value == model.ValueUntyped || t.Value == model.ValueUntypedAny || t.Value == model.ValueDeduced {
 			b.defs[name] = smdschema.TypeDef{Name: name, Atom: valueAtom(t.Value)}
 		}
 	}
@@ -286,6 +286,9 @@ func basicScalar(name string) smdschema.Scalar {
 }
 
 func valueAtom(v model.ValueKind) smdschema.Atom {
+	if v == model.ValueDeduced {
+		return deducedAtom()
+	}
 	if v == model.ValueUntypedAny {
 		// An object of arbitrary fields, each deduced from its value.
 		return smdschema.Atom{Map: &smdschema.Map{ElementType: smdschema.TypeRef{Inlined: deducedAtom()}}}

@@ -16,36 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	refext "k8s.io/apiextensions-apiserver/pkg/client/applyconfiguration/apiextensions/v1"
-	refapps "k8s.io/client-go/applyconfigurations/apps/v1"
-	refbatch "k8s.io/client-go/applyconfigurations/batch/v1"
-	refrbac "k8s.io/client-go/applyconfigurations/rbac/v1"
-
-	ourext "github.com/ssagen/ssagen/internal/conformance/apiextensions/apiextensions/v1"
-	ourapps "github.com/ssagen/ssagen/internal/conformance/kube/apps/v1"
-	ourbatch "github.com/ssagen/ssagen/internal/conformance/kube/batch/v1"
-	ourrbac "github.com/ssagen/ssagen/internal/conformance/kube/rbac/v1"
 )
-
-// roots are the constructors of every kind of the compared packages.
-var roots = []struct {
-	name          string
-	ours, theirs  any
-	clusterScoped bool
-}{
-	{"Role", ourrbac.Role, refrbac.Role, false},
-	{"RoleBinding", ourrbac.RoleBinding, refrbac.RoleBinding, false},
-	{"ClusterRole", ourrbac.ClusterRole, refrbac.ClusterRole, true},
-	{"ClusterRoleBinding", ourrbac.ClusterRoleBinding, refrbac.ClusterRoleBinding, true},
-	{"Deployment", ourapps.Deployment, refapps.Deployment, false},
-	{"StatefulSet", ourapps.StatefulSet, refapps.StatefulSet, false},
-	{"DaemonSet", ourapps.DaemonSet, refapps.DaemonSet, false},
-	{"ReplicaSet", ourapps.ReplicaSet, refapps.ReplicaSet, false},
-	{"ControllerRevision", ourapps.ControllerRevision, refapps.ControllerRevision, false},
-	{"Job", ourbatch.Job, refbatch.Job, false},
-	{"CronJob", ourbatch.CronJob, refbatch.CronJob, false},
-	{"CustomResourceDefinition", ourext.CustomResourceDefinition, refext.CustomResourceDefinition, true},
-}
 
 // TestBuilderJSON calls the same With* sequence — every setter, recursively
 // into nested apply configurations — on ssagen's builders and on the

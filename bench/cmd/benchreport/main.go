@@ -54,7 +54,7 @@ func main() {
 			fail(err)
 		}
 	}
-	if *micro != "" && *from == "" {
+	if *micro != "" { // also with -from: new micro-benchmark figures beside saved patterns
 		raw, err := os.ReadFile(*micro)
 		if err != nil {
 			fail(err)
@@ -69,7 +69,7 @@ func main() {
 			res.Micro = string(s)
 		}
 	}
-	if *save != "" && *from == "" {
+	if *save != "" && (*from == "" || *micro != "") {
 		b, err := json.MarshalIndent(res, "", " ")
 		if err != nil {
 			fail(err)

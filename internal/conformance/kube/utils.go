@@ -3,12 +3,58 @@
 package kube
 
 import (
+	admissionregistrationv1ac "github.com/ssagen/ssagen/internal/conformance/kube/admissionregistration/v1"
+	admissionregistrationv1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/admissionregistration/v1alpha1"
+	admissionregistrationv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/admissionregistration/v1beta1"
+	internalv1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/apiserverinternal/v1alpha1"
 	appsv1ac "github.com/ssagen/ssagen/internal/conformance/kube/apps/v1"
+	appsv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/apps/v1beta1"
+	appsv1beta2ac "github.com/ssagen/ssagen/internal/conformance/kube/apps/v1beta2"
+	autoscalingv1ac "github.com/ssagen/ssagen/internal/conformance/kube/autoscaling/v1"
+	autoscalingv2ac "github.com/ssagen/ssagen/internal/conformance/kube/autoscaling/v2"
 	batchv1ac "github.com/ssagen/ssagen/internal/conformance/kube/batch/v1"
+	batchv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/batch/v1beta1"
+	certificatesv1ac "github.com/ssagen/ssagen/internal/conformance/kube/certificates/v1"
+	certificatesv1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/certificates/v1alpha1"
+	certificatesv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/certificates/v1beta1"
+	coordinationv1ac "github.com/ssagen/ssagen/internal/conformance/kube/coordination/v1"
+	coordinationv1alpha2ac "github.com/ssagen/ssagen/internal/conformance/kube/coordination/v1alpha2"
+	coordinationv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/coordination/v1beta1"
 	corev1ac "github.com/ssagen/ssagen/internal/conformance/kube/core/v1"
+	discoveryv1ac "github.com/ssagen/ssagen/internal/conformance/kube/discovery/v1"
+	discoveryv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/discovery/v1beta1"
+	eventsv1ac "github.com/ssagen/ssagen/internal/conformance/kube/events/v1"
+	eventsv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/events/v1beta1"
+	extensionsv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/extensions/v1beta1"
+	flowcontrolv1ac "github.com/ssagen/ssagen/internal/conformance/kube/flowcontrol/v1"
+	flowcontrolv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/flowcontrol/v1beta1"
+	flowcontrolv1beta2ac "github.com/ssagen/ssagen/internal/conformance/kube/flowcontrol/v1beta2"
+	flowcontrolv1beta3ac "github.com/ssagen/ssagen/internal/conformance/kube/flowcontrol/v1beta3"
+	imagepolicyv1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/imagepolicy/v1alpha1"
 	internal "github.com/ssagen/ssagen/internal/conformance/kube/internal"
+	lifecyclev1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/lifecycle/v1alpha1"
+	networkingv1ac "github.com/ssagen/ssagen/internal/conformance/kube/networking/v1"
+	networkingv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/networking/v1beta1"
+	nodev1ac "github.com/ssagen/ssagen/internal/conformance/kube/node/v1"
+	nodev1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/node/v1alpha1"
+	nodev1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/node/v1beta1"
+	policyv1ac "github.com/ssagen/ssagen/internal/conformance/kube/policy/v1"
+	policyv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/policy/v1beta1"
 	rbacv1ac "github.com/ssagen/ssagen/internal/conformance/kube/rbac/v1"
+	rbacv1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/rbac/v1alpha1"
+	rbacv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/rbac/v1beta1"
+	resourcev1ac "github.com/ssagen/ssagen/internal/conformance/kube/resource/v1"
+	resourcev1alpha3ac "github.com/ssagen/ssagen/internal/conformance/kube/resource/v1alpha3"
+	resourcev1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/resource/v1beta1"
+	resourcev1beta2ac "github.com/ssagen/ssagen/internal/conformance/kube/resource/v1beta2"
+	schedulingv1ac "github.com/ssagen/ssagen/internal/conformance/kube/scheduling/v1"
+	schedulingv1alpha3ac "github.com/ssagen/ssagen/internal/conformance/kube/scheduling/v1alpha3"
+	schedulingv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/scheduling/v1beta1"
 	storagev1ac "github.com/ssagen/ssagen/internal/conformance/kube/storage/v1"
+	storagev1alpha1ac "github.com/ssagen/ssagen/internal/conformance/kube/storage/v1alpha1"
+	storagev1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/storage/v1beta1"
+	storagemigrationv1ac "github.com/ssagen/ssagen/internal/conformance/kube/storagemigration/v1"
+	storagemigrationv1beta1ac "github.com/ssagen/ssagen/internal/conformance/kube/storagemigration/v1beta1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -18,6 +64,112 @@ import (
 // apply configuration type exists for the given GroupVersionKind.
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
+	// Group=admissionregistration.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingAdmissionPolicy",
+		Version: "v1",
+	}:
+		return &admissionregistrationv1ac.MutatingAdmissionPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingAdmissionPolicyBinding",
+		Version: "v1",
+	}:
+		return &admissionregistrationv1ac.MutatingAdmissionPolicyBindingApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingWebhookConfiguration",
+		Version: "v1",
+	}:
+		return &admissionregistrationv1ac.MutatingWebhookConfigurationApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingAdmissionPolicy",
+		Version: "v1",
+	}:
+		return &admissionregistrationv1ac.ValidatingAdmissionPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingAdmissionPolicyBinding",
+		Version: "v1",
+	}:
+		return &admissionregistrationv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingWebhookConfiguration",
+		Version: "v1",
+	}:
+		return &admissionregistrationv1ac.ValidatingWebhookConfigurationApplyConfiguration{}
+	// Group=admissionregistration.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingAdmissionPolicy",
+		Version: "v1alpha1",
+	}:
+		return &admissionregistrationv1alpha1ac.MutatingAdmissionPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingAdmissionPolicyBinding",
+		Version: "v1alpha1",
+	}:
+		return &admissionregistrationv1alpha1ac.MutatingAdmissionPolicyBindingApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingAdmissionPolicy",
+		Version: "v1alpha1",
+	}:
+		return &admissionregistrationv1alpha1ac.ValidatingAdmissionPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingAdmissionPolicyBinding",
+		Version: "v1alpha1",
+	}:
+		return &admissionregistrationv1alpha1ac.ValidatingAdmissionPolicyBindingApplyConfiguration{}
+	// Group=admissionregistration.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingAdmissionPolicy",
+		Version: "v1beta1",
+	}:
+		return &admissionregistrationv1beta1ac.MutatingAdmissionPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingAdmissionPolicyBinding",
+		Version: "v1beta1",
+	}:
+		return &admissionregistrationv1beta1ac.MutatingAdmissionPolicyBindingApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "MutatingWebhookConfiguration",
+		Version: "v1beta1",
+	}:
+		return &admissionregistrationv1beta1ac.MutatingWebhookConfigurationApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingAdmissionPolicy",
+		Version: "v1beta1",
+	}:
+		return &admissionregistrationv1beta1ac.ValidatingAdmissionPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingAdmissionPolicyBinding",
+		Version: "v1beta1",
+	}:
+		return &admissionregistrationv1beta1ac.ValidatingAdmissionPolicyBindingApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "admissionregistration.k8s.io",
+		Kind:    "ValidatingWebhookConfiguration",
+		Version: "v1beta1",
+	}:
+		return &admissionregistrationv1beta1ac.ValidatingWebhookConfigurationApplyConfiguration{}
+	// Group=internal.apiserver.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "internal.apiserver.k8s.io",
+		Kind:    "StorageVersion",
+		Version: "v1alpha1",
+	}:
+		return &internalv1alpha1ac.StorageVersionApplyConfiguration{}
 	// Group=apps, Version=v1
 	case schema.GroupVersionKind{
 		Group:   "apps",
@@ -49,6 +201,70 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		Version: "v1",
 	}:
 		return &appsv1ac.StatefulSetApplyConfiguration{}
+	// Group=apps, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "ControllerRevision",
+		Version: "v1beta1",
+	}:
+		return &appsv1beta1ac.ControllerRevisionApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "Deployment",
+		Version: "v1beta1",
+	}:
+		return &appsv1beta1ac.DeploymentApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "StatefulSet",
+		Version: "v1beta1",
+	}:
+		return &appsv1beta1ac.StatefulSetApplyConfiguration{}
+	// Group=apps, Version=v1beta2
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "ControllerRevision",
+		Version: "v1beta2",
+	}:
+		return &appsv1beta2ac.ControllerRevisionApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "DaemonSet",
+		Version: "v1beta2",
+	}:
+		return &appsv1beta2ac.DaemonSetApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "Deployment",
+		Version: "v1beta2",
+	}:
+		return &appsv1beta2ac.DeploymentApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "ReplicaSet",
+		Version: "v1beta2",
+	}:
+		return &appsv1beta2ac.ReplicaSetApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "apps",
+		Kind:    "StatefulSet",
+		Version: "v1beta2",
+	}:
+		return &appsv1beta2ac.StatefulSetApplyConfiguration{}
+	// Group=autoscaling, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "autoscaling",
+		Kind:    "HorizontalPodAutoscaler",
+		Version: "v1",
+	}:
+		return &autoscalingv1ac.HorizontalPodAutoscalerApplyConfiguration{}
+	// Group=autoscaling, Version=v2
+	case schema.GroupVersionKind{
+		Group:   "autoscaling",
+		Kind:    "HorizontalPodAutoscaler",
+		Version: "v2",
+	}:
+		return &autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration{}
 	// Group=batch, Version=v1
 	case schema.GroupVersionKind{
 		Group:   "batch",
@@ -62,6 +278,85 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		Version: "v1",
 	}:
 		return &batchv1ac.JobApplyConfiguration{}
+	// Group=batch, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "batch",
+		Kind:    "CronJob",
+		Version: "v1beta1",
+	}:
+		return &batchv1beta1ac.CronJobApplyConfiguration{}
+	// Group=certificates.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "certificates.k8s.io",
+		Kind:    "CertificateSigningRequest",
+		Version: "v1",
+	}:
+		return &certificatesv1ac.CertificateSigningRequestApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "certificates.k8s.io",
+		Kind:    "ClusterTrustBundle",
+		Version: "v1",
+	}:
+		return &certificatesv1ac.ClusterTrustBundleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "certificates.k8s.io",
+		Kind:    "PodCertificateRequest",
+		Version: "v1",
+	}:
+		return &certificatesv1ac.PodCertificateRequestApplyConfiguration{}
+	// Group=certificates.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "certificates.k8s.io",
+		Kind:    "ClusterTrustBundle",
+		Version: "v1alpha1",
+	}:
+		return &certificatesv1alpha1ac.ClusterTrustBundleApplyConfiguration{}
+	// Group=certificates.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "certificates.k8s.io",
+		Kind:    "CertificateSigningRequest",
+		Version: "v1beta1",
+	}:
+		return &certificatesv1beta1ac.CertificateSigningRequestApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "certificates.k8s.io",
+		Kind:    "ClusterTrustBundle",
+		Version: "v1beta1",
+	}:
+		return &certificatesv1beta1ac.ClusterTrustBundleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "certificates.k8s.io",
+		Kind:    "PodCertificateRequest",
+		Version: "v1beta1",
+	}:
+		return &certificatesv1beta1ac.PodCertificateRequestApplyConfiguration{}
+	// Group=coordination.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "coordination.k8s.io",
+		Kind:    "Lease",
+		Version: "v1",
+	}:
+		return &coordinationv1ac.LeaseApplyConfiguration{}
+	// Group=coordination.k8s.io, Version=v1alpha2
+	case schema.GroupVersionKind{
+		Group:   "coordination.k8s.io",
+		Kind:    "LeaseCandidate",
+		Version: "v1alpha2",
+	}:
+		return &coordinationv1alpha2ac.LeaseCandidateApplyConfiguration{}
+	// Group=coordination.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "coordination.k8s.io",
+		Kind:    "Lease",
+		Version: "v1beta1",
+	}:
+		return &coordinationv1beta1ac.LeaseApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "coordination.k8s.io",
+		Kind:    "LeaseCandidate",
+		Version: "v1beta1",
+	}:
+		return &coordinationv1beta1ac.LeaseCandidateApplyConfiguration{}
 	// Group=core, Version=v1
 	case schema.GroupVersionKind{
 		Group:   "",
@@ -159,6 +454,240 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		Version: "v1",
 	}:
 		return &corev1ac.ServiceAccountApplyConfiguration{}
+	// Group=discovery.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "discovery.k8s.io",
+		Kind:    "EndpointSlice",
+		Version: "v1",
+	}:
+		return &discoveryv1ac.EndpointSliceApplyConfiguration{}
+	// Group=discovery.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "discovery.k8s.io",
+		Kind:    "EndpointSlice",
+		Version: "v1beta1",
+	}:
+		return &discoveryv1beta1ac.EndpointSliceApplyConfiguration{}
+	// Group=events.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "events.k8s.io",
+		Kind:    "Event",
+		Version: "v1",
+	}:
+		return &eventsv1ac.EventApplyConfiguration{}
+	// Group=events.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "events.k8s.io",
+		Kind:    "Event",
+		Version: "v1beta1",
+	}:
+		return &eventsv1beta1ac.EventApplyConfiguration{}
+	// Group=extensions, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "extensions",
+		Kind:    "DaemonSet",
+		Version: "v1beta1",
+	}:
+		return &extensionsv1beta1ac.DaemonSetApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "extensions",
+		Kind:    "Deployment",
+		Version: "v1beta1",
+	}:
+		return &extensionsv1beta1ac.DeploymentApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "extensions",
+		Kind:    "Ingress",
+		Version: "v1beta1",
+	}:
+		return &extensionsv1beta1ac.IngressApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "extensions",
+		Kind:    "NetworkPolicy",
+		Version: "v1beta1",
+	}:
+		return &extensionsv1beta1ac.NetworkPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "extensions",
+		Kind:    "ReplicaSet",
+		Version: "v1beta1",
+	}:
+		return &extensionsv1beta1ac.ReplicaSetApplyConfiguration{}
+	// Group=flowcontrol.apiserver.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "FlowSchema",
+		Version: "v1",
+	}:
+		return &flowcontrolv1ac.FlowSchemaApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "PriorityLevelConfiguration",
+		Version: "v1",
+	}:
+		return &flowcontrolv1ac.PriorityLevelConfigurationApplyConfiguration{}
+	// Group=flowcontrol.apiserver.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "FlowSchema",
+		Version: "v1beta1",
+	}:
+		return &flowcontrolv1beta1ac.FlowSchemaApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "PriorityLevelConfiguration",
+		Version: "v1beta1",
+	}:
+		return &flowcontrolv1beta1ac.PriorityLevelConfigurationApplyConfiguration{}
+	// Group=flowcontrol.apiserver.k8s.io, Version=v1beta2
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "FlowSchema",
+		Version: "v1beta2",
+	}:
+		return &flowcontrolv1beta2ac.FlowSchemaApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "PriorityLevelConfiguration",
+		Version: "v1beta2",
+	}:
+		return &flowcontrolv1beta2ac.PriorityLevelConfigurationApplyConfiguration{}
+	// Group=flowcontrol.apiserver.k8s.io, Version=v1beta3
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "FlowSchema",
+		Version: "v1beta3",
+	}:
+		return &flowcontrolv1beta3ac.FlowSchemaApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "flowcontrol.apiserver.k8s.io",
+		Kind:    "PriorityLevelConfiguration",
+		Version: "v1beta3",
+	}:
+		return &flowcontrolv1beta3ac.PriorityLevelConfigurationApplyConfiguration{}
+	// Group=imagepolicy.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "imagepolicy.k8s.io",
+		Kind:    "ImageReview",
+		Version: "v1alpha1",
+	}:
+		return &imagepolicyv1alpha1ac.ImageReviewApplyConfiguration{}
+	// Group=lifecycle.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "lifecycle.k8s.io",
+		Kind:    "Eviction",
+		Version: "v1alpha1",
+	}:
+		return &lifecyclev1alpha1ac.EvictionApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "lifecycle.k8s.io",
+		Kind:    "EvictionRequest",
+		Version: "v1alpha1",
+	}:
+		return &lifecyclev1alpha1ac.EvictionRequestApplyConfiguration{}
+	// Group=networking.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "IPAddress",
+		Version: "v1",
+	}:
+		return &networkingv1ac.IPAddressApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "Ingress",
+		Version: "v1",
+	}:
+		return &networkingv1ac.IngressApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "IngressClass",
+		Version: "v1",
+	}:
+		return &networkingv1ac.IngressClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "NetworkPolicy",
+		Version: "v1",
+	}:
+		return &networkingv1ac.NetworkPolicyApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "ServiceCIDR",
+		Version: "v1",
+	}:
+		return &networkingv1ac.ServiceCIDRApplyConfiguration{}
+	// Group=networking.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "IPAddress",
+		Version: "v1beta1",
+	}:
+		return &networkingv1beta1ac.IPAddressApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "Ingress",
+		Version: "v1beta1",
+	}:
+		return &networkingv1beta1ac.IngressApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "IngressClass",
+		Version: "v1beta1",
+	}:
+		return &networkingv1beta1ac.IngressClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "networking.k8s.io",
+		Kind:    "ServiceCIDR",
+		Version: "v1beta1",
+	}:
+		return &networkingv1beta1ac.ServiceCIDRApplyConfiguration{}
+	// Group=node.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "node.k8s.io",
+		Kind:    "RuntimeClass",
+		Version: "v1",
+	}:
+		return &nodev1ac.RuntimeClassApplyConfiguration{}
+	// Group=node.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "node.k8s.io",
+		Kind:    "RuntimeClass",
+		Version: "v1alpha1",
+	}:
+		return &nodev1alpha1ac.RuntimeClassApplyConfiguration{}
+	// Group=node.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "node.k8s.io",
+		Kind:    "RuntimeClass",
+		Version: "v1beta1",
+	}:
+		return &nodev1beta1ac.RuntimeClassApplyConfiguration{}
+	// Group=policy, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "policy",
+		Kind:    "Eviction",
+		Version: "v1",
+	}:
+		return &policyv1ac.EvictionApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "policy",
+		Kind:    "PodDisruptionBudget",
+		Version: "v1",
+	}:
+		return &policyv1ac.PodDisruptionBudgetApplyConfiguration{}
+	// Group=policy, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "policy",
+		Kind:    "Eviction",
+		Version: "v1beta1",
+	}:
+		return &policyv1beta1ac.EvictionApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "policy",
+		Kind:    "PodDisruptionBudget",
+		Version: "v1beta1",
+	}:
+		return &policyv1beta1ac.PodDisruptionBudgetApplyConfiguration{}
 	// Group=rbac.authorization.k8s.io, Version=v1
 	case schema.GroupVersionKind{
 		Group:   "rbac.authorization.k8s.io",
@@ -184,6 +713,201 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		Version: "v1",
 	}:
 		return &rbacv1ac.RoleBindingApplyConfiguration{}
+	// Group=rbac.authorization.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "ClusterRole",
+		Version: "v1alpha1",
+	}:
+		return &rbacv1alpha1ac.ClusterRoleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "ClusterRoleBinding",
+		Version: "v1alpha1",
+	}:
+		return &rbacv1alpha1ac.ClusterRoleBindingApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "Role",
+		Version: "v1alpha1",
+	}:
+		return &rbacv1alpha1ac.RoleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "RoleBinding",
+		Version: "v1alpha1",
+	}:
+		return &rbacv1alpha1ac.RoleBindingApplyConfiguration{}
+	// Group=rbac.authorization.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "ClusterRole",
+		Version: "v1beta1",
+	}:
+		return &rbacv1beta1ac.ClusterRoleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "ClusterRoleBinding",
+		Version: "v1beta1",
+	}:
+		return &rbacv1beta1ac.ClusterRoleBindingApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "Role",
+		Version: "v1beta1",
+	}:
+		return &rbacv1beta1ac.RoleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "rbac.authorization.k8s.io",
+		Kind:    "RoleBinding",
+		Version: "v1beta1",
+	}:
+		return &rbacv1beta1ac.RoleBindingApplyConfiguration{}
+	// Group=resource.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "DeviceClass",
+		Version: "v1",
+	}:
+		return &resourcev1ac.DeviceClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "DeviceTaintRule",
+		Version: "v1",
+	}:
+		return &resourcev1ac.DeviceTaintRuleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceClaim",
+		Version: "v1",
+	}:
+		return &resourcev1ac.ResourceClaimApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceClaimTemplate",
+		Version: "v1",
+	}:
+		return &resourcev1ac.ResourceClaimTemplateApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceSlice",
+		Version: "v1",
+	}:
+		return &resourcev1ac.ResourceSliceApplyConfiguration{}
+	// Group=resource.k8s.io, Version=v1alpha3
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "DeviceTaintRule",
+		Version: "v1alpha3",
+	}:
+		return &resourcev1alpha3ac.DeviceTaintRuleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourcePoolStatusRequest",
+		Version: "v1alpha3",
+	}:
+		return &resourcev1alpha3ac.ResourcePoolStatusRequestApplyConfiguration{}
+	// Group=resource.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "DeviceClass",
+		Version: "v1beta1",
+	}:
+		return &resourcev1beta1ac.DeviceClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceClaim",
+		Version: "v1beta1",
+	}:
+		return &resourcev1beta1ac.ResourceClaimApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceClaimTemplate",
+		Version: "v1beta1",
+	}:
+		return &resourcev1beta1ac.ResourceClaimTemplateApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceSlice",
+		Version: "v1beta1",
+	}:
+		return &resourcev1beta1ac.ResourceSliceApplyConfiguration{}
+	// Group=resource.k8s.io, Version=v1beta2
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "DeviceClass",
+		Version: "v1beta2",
+	}:
+		return &resourcev1beta2ac.DeviceClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "DeviceTaintRule",
+		Version: "v1beta2",
+	}:
+		return &resourcev1beta2ac.DeviceTaintRuleApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceClaim",
+		Version: "v1beta2",
+	}:
+		return &resourcev1beta2ac.ResourceClaimApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceClaimTemplate",
+		Version: "v1beta2",
+	}:
+		return &resourcev1beta2ac.ResourceClaimTemplateApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "resource.k8s.io",
+		Kind:    "ResourceSlice",
+		Version: "v1beta2",
+	}:
+		return &resourcev1beta2ac.ResourceSliceApplyConfiguration{}
+	// Group=scheduling.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "scheduling.k8s.io",
+		Kind:    "PriorityClass",
+		Version: "v1",
+	}:
+		return &schedulingv1ac.PriorityClassApplyConfiguration{}
+	// Group=scheduling.k8s.io, Version=v1alpha3
+	case schema.GroupVersionKind{
+		Group:   "scheduling.k8s.io",
+		Kind:    "CompositePodGroup",
+		Version: "v1alpha3",
+	}:
+		return &schedulingv1alpha3ac.CompositePodGroupApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "scheduling.k8s.io",
+		Kind:    "PodGroup",
+		Version: "v1alpha3",
+	}:
+		return &schedulingv1alpha3ac.PodGroupApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "scheduling.k8s.io",
+		Kind:    "Workload",
+		Version: "v1alpha3",
+	}:
+		return &schedulingv1alpha3ac.WorkloadApplyConfiguration{}
+	// Group=scheduling.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "scheduling.k8s.io",
+		Kind:    "PodGroup",
+		Version: "v1beta1",
+	}:
+		return &schedulingv1beta1ac.PodGroupApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "scheduling.k8s.io",
+		Kind:    "PriorityClass",
+		Version: "v1beta1",
+	}:
+		return &schedulingv1beta1ac.PriorityClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "scheduling.k8s.io",
+		Kind:    "Workload",
+		Version: "v1beta1",
+	}:
+		return &schedulingv1beta1ac.WorkloadApplyConfiguration{}
 	// Group=storage.k8s.io, Version=v1
 	case schema.GroupVersionKind{
 		Group:   "storage.k8s.io",
@@ -221,6 +945,76 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		Version: "v1",
 	}:
 		return &storagev1ac.VolumeAttributesClassApplyConfiguration{}
+	// Group=storage.k8s.io, Version=v1alpha1
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "CSIStorageCapacity",
+		Version: "v1alpha1",
+	}:
+		return &storagev1alpha1ac.CSIStorageCapacityApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "VolumeAttachment",
+		Version: "v1alpha1",
+	}:
+		return &storagev1alpha1ac.VolumeAttachmentApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "VolumeAttributesClass",
+		Version: "v1alpha1",
+	}:
+		return &storagev1alpha1ac.VolumeAttributesClassApplyConfiguration{}
+	// Group=storage.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "CSIDriver",
+		Version: "v1beta1",
+	}:
+		return &storagev1beta1ac.CSIDriverApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "CSINode",
+		Version: "v1beta1",
+	}:
+		return &storagev1beta1ac.CSINodeApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "CSIStorageCapacity",
+		Version: "v1beta1",
+	}:
+		return &storagev1beta1ac.CSIStorageCapacityApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "StorageClass",
+		Version: "v1beta1",
+	}:
+		return &storagev1beta1ac.StorageClassApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "VolumeAttachment",
+		Version: "v1beta1",
+	}:
+		return &storagev1beta1ac.VolumeAttachmentApplyConfiguration{}
+	case schema.GroupVersionKind{
+		Group:   "storage.k8s.io",
+		Kind:    "VolumeAttributesClass",
+		Version: "v1beta1",
+	}:
+		return &storagev1beta1ac.VolumeAttributesClassApplyConfiguration{}
+	// Group=storagemigration.k8s.io, Version=v1
+	case schema.GroupVersionKind{
+		Group:   "storagemigration.k8s.io",
+		Kind:    "StorageVersionMigration",
+		Version: "v1",
+	}:
+		return &storagemigrationv1ac.StorageVersionMigrationApplyConfiguration{}
+	// Group=storagemigration.k8s.io, Version=v1beta1
+	case schema.GroupVersionKind{
+		Group:   "storagemigration.k8s.io",
+		Kind:    "StorageVersionMigration",
+		Version: "v1beta1",
+	}:
+		return &storagemigrationv1beta1ac.StorageVersionMigrationApplyConfiguration{}
 	}
 	return nil
 }

@@ -2,7 +2,7 @@
 
 package v1
 
-import schedulingv1alpha3ac "k8s.io/client-go/applyconfigurations/scheduling/v1alpha3"
+import schedulingv1alpha3ac "github.com/ssagen/ssagen/internal/conformance/kube/scheduling/v1alpha3"
 
 // JobSchedulingConfigurationApplyConfiguration represents a declarative configuration of the JobSchedulingConfiguration type for use
 // with apply.
