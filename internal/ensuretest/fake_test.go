@@ -22,13 +22,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/ssagen/ssagen/ensure"
-	"github.com/ssagen/ssagen/internal/testenv"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	"github.com/ssagen/ssagen/examples/generated/applyconfiguration"
 	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
 	gen "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1/ensure"
 	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
 	rbacv1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"
+	"github.com/ssagen/ssagen/internal/testenv"
 )
 
 func fakeScheme(t *testing.T) *runtime.Scheme {
