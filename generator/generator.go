@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/ssagen/ssagen/generator/diag"
@@ -57,19 +58,26 @@ func Load(cfg *Config) (*model.Universe, error) {
 	if len(cfg.Packages) == 0 {
 		return nil, errors.New("no input packages: name them as go list patterns, for example ./api/...")
 	}
-	if cfg.OutputDir == "" {
-		return nil, errors.New("--output-dir is required: the folder the apply configurations are written to")
-	}
-	outDir, err := filepath.Abs(filepath.Join(cfg.Dir, cfg.OutputDir))
-	if err != nil {
-		return nil, err
-	}
-	if gomodcache := goEnv(cfg.Dir, "GOMODCACHE"); gomodcache != "" && within(outDir, gomodcache) {
-		return nil, fmt.Errorf("--output-dir %s is inside the module cache %s: choose a folder of your own module", cfg.OutputDir, gomodcache)
-	}
-	if cfg.OutputPkg == "" {
-		if cfg.OutputPkg, err = importPathOf(outDir); err != nil {
+	// Without --output-dir each package goes where controller-gen
+	// applyconfiguration writes it (load.Config.Layout).
+	layout := cfg.OutputDir == ""
+	var outDir string
+	var err error
+	if layout {
+		if cfg.OutputPkg != "" {
+			return nil, errors.New("--output-pkg needs --output-dir: without it each package's output goes where controller-gen writes it")
+		}
+	} else {
+		if outDir, err = filepath.Abs(filepath.Join(cfg.Dir, cfg.OutputDir)); err != nil {
 			return nil, err
+		}
+		if gomodcache := goEnv(cfg.Dir, "GOMODCACHE"); gomodcache != "" && within(outDir, gomodcache) {
+			return nil, fmt.Errorf("--output-dir %s is inside the module cache %s: choose a folder of your own module", cfg.OutputDir, gomodcache)
+		}
+		if cfg.OutputPkg == "" {
+			if cfg.OutputPkg, err = importPathOf(outDir); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if cfg.Compat != "" && cfg.Compat != "applyconfiguration-gen" {
@@ -83,7 +91,7 @@ func Load(cfg *Config) (*model.Universe, error) {
 	if cfg.BuildTags != "" {
 		flags = append(flags, "-tags="+cfg.BuildTags)
 	}
-	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, External: external,
+	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, Layout: layout, External: external,
 		EnsureKinds: cfg.EnsureKinds, AllowDangerousTypes: cfg.AllowDangerousTypes,
 		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen"})
 	if err != nil {
@@ -111,31 +119,82 @@ func Load(cfg *Config) (*model.Universe, error) {
 	// An output tree inside an input package would become part of the API
 	// package, or be read back as input by a ./... pattern.
 	for _, gv := range u.GroupVersions {
-		if within(outDir, gv.Dir) {
+		if !layout && within(outDir, gv.Dir) {
 			return nil, fmt.Errorf("--output-dir %s is inside input package %s (%s): choose a folder outside the input packages", cfg.OutputDir, gv.PkgPath, gv.Dir)
 		}
 	}
 	return u, nil
 }
 
-// Generate runs the whole pipeline into sink.
-func Generate(cfg Config, sink output.Sink) error {
+// Tree is one output tree of a run: its folder and every file in it.
+type Tree struct {
+	Dir   string // absolute
+	Files []emit.File
+}
+
+// Render loads the input and renders every output tree in memory: one
+// with --output-dir, one per input package in the controller-gen layout.
+func Render(cfg Config) ([]Tree, error) {
 	u, err := Load(&cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var header []byte
 	if cfg.HeaderFile != "" {
 		if header, err = os.ReadFile(filepath.Join(cfg.Dir, cfg.HeaderFile)); err != nil {
-			return fmt.Errorf("--go-header-file: %w", err)
+			return nil, fmt.Errorf("--go-header-file: %w", err)
 		}
 	}
 	u.Ensure = cfg.Ensure
-	files, err := emit.Render(u, header)
+	var roots []string
+	byRoot := map[string][]*model.GroupVersion{}
+	dirs := map[string]string{}
+	for _, gv := range u.GroupVersions {
+		if _, ok := byRoot[gv.OutRoot]; !ok {
+			roots = append(roots, gv.OutRoot)
+		}
+		byRoot[gv.OutRoot] = append(byRoot[gv.OutRoot], gv)
+		dirs[gv.OutRoot] = gv.OutRootDir
+	}
+	sort.Strings(roots)
+	var trees []Tree
+	for _, root := range roots {
+		tu := *u
+		tu.OutputPkg, tu.GroupVersions = root, byRoot[root]
+		files, err := emit.Render(&tu, header)
+		if err != nil {
+			return nil, err
+		}
+		dir := dirs[root]
+		if cfg.OutputDir != "" {
+			dir = OutputDir(cfg)
+		}
+		trees = append(trees, Tree{Dir: dir, Files: files})
+	}
+	return trees, nil
+}
+
+// GenerateTrees renders every tree, then hands each to the sink for its
+// folder: nothing is written unless everything rendered.
+func GenerateTrees(cfg Config, sinkFor func(dir string) output.Sink) error {
+	trees, err := Render(cfg)
 	if err != nil {
 		return err
 	}
-	return sink.Write(files)
+	for _, t := range trees {
+		if err := sinkFor(t.Dir).Write(t.Files); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Generate runs the whole pipeline of a run with --output-dir into sink.
+func Generate(cfg Config, sink output.Sink) error {
+	if cfg.OutputDir == "" {
+		return errors.New("--output-dir is required here: the folder the apply configurations are written to")
+	}
+	return GenerateTrees(cfg, func(string) output.Sink { return sink })
 }
 
 // OutputDir is the absolute output folder of cfg.

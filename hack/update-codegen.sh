@@ -38,8 +38,10 @@ go run ./cmd/ssagen generate $verify --ensure \
 # (optional list-map keys, a +listType on a string) are known; not shown.
 kube=$(go list k8s.io/client-go/applyconfigurations/... |
   sed -n 's#^k8s.io/client-go/applyconfigurations/\([a-z0-9]*/v[a-z0-9]*\)$#k8s.io/api/\1#p' | grep -v '^k8s.io/api/meta/')
+# client-go generates meta/v1 in the same run, so all of it is mapped.
 # shellcheck disable=SC2086 # one argument per package
 go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
+  --external-applyconfigurations k8s.io/apimachinery/pkg/apis/meta/v1:k8s.io/client-go/applyconfigurations/meta/v1 \
   --output-dir internal/conformance/kube $kube 2> >(awk '/^warning: /{w=1; next} w && /^\tfix: /{w=0; next} {w=0; print}' >&2)
 go run ./cmd/ssagen generate $verify --compat=applyconfiguration-gen \
   --output-dir internal/conformance/apiextensions \

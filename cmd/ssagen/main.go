@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -63,7 +64,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var cfg generator.Config
 	var verify, verbose bool
-	fs.StringVar(&cfg.OutputDir, "output-dir", "", "folder to write the apply configurations to (required)")
+	fs.StringVar(&cfg.OutputDir, "output-dir", "", "folder to write the apply configurations to; without it, each package marked +kubebuilder:ac:generate=true is generated where controller-gen applyconfiguration writes it (<package>/applyconfiguration, or +kubebuilder:ac:output:package)")
 	fs.StringVar(&cfg.OutputPkg, "output-pkg", "", "import path of --output-dir (default: derived from the nearest go.mod)")
 	fs.StringVar(&cfg.HeaderFile, "go-header-file", "", "file whose text (a license) goes above the generated header")
 	fs.StringVar(&cfg.External, "external-applyconfigurations", "", "comma-separated <type package>.<Type>:<apply configuration package> (or <type package>:<apply configuration package>) for types of other modules")
@@ -94,17 +95,17 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.Packages = fs.Args()
 	cfg.Warnings = stderr
-	var sink output.Sink
-	if verify {
-		sink = output.Verify{Dir: relOut(cfg), Out: stdout}
-	} else {
-		d := output.Disk{Dir: generator.OutputDir(cfg)}
+	sinkFor := func(dir string) output.Sink {
+		if verify {
+			return output.Verify{Dir: relOut(dir), Out: stdout}
+		}
+		d := output.Disk{Dir: dir}
 		if verbose {
 			d.Log = stderr
 		}
-		sink = d
+		return d
 	}
-	if err := generator.Generate(cfg, sink); err != nil {
+	if err := generator.GenerateTrees(cfg, sinkFor); err != nil {
 		if errors.Is(err, output.ErrStale) {
 			fmt.Fprintln(stderr, "ssagen:", err)
 			return 1
@@ -115,7 +116,13 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// relOut is the output folder as the user wrote it, for readable diffs.
-func relOut(cfg generator.Config) string {
-	return cfg.OutputDir
+// relOut is an output folder relative to the working directory, for
+// readable diffs.
+func relOut(dir string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return dir
 }

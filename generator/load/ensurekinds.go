@@ -25,6 +25,21 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 	if len(l.cfg.EnsureKinds) == 0 {
 		return nil
 	}
+	root, rootDir := l.cfg.OutputPkg, ""
+	if l.cfg.Layout {
+		// Beside the one tree of the run; with several, which is unclear.
+		trees := map[string]string{}
+		for _, in := range l.inputs {
+			trees[in.gv.OutRoot] = in.gv.OutRootDir
+		}
+		if len(trees) != 1 {
+			l.errs.Add(noPos, "pass --output-dir for the helpers of kinds of other modules", "--ensure-kinds: the input packages generate into %d trees, so the helpers of other modules' kinds have no single place", len(trees))
+			return nil
+		}
+		for r, d := range trees {
+			root, rootDir = r, d
+		}
+	}
 	byPkg := map[string][]string{}
 	for _, k := range l.cfg.EnsureKinds {
 		dot := strings.LastIndex(k, ".")
@@ -54,7 +69,9 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 		gv := &model.GroupVersion{
 			PkgPath: p.PkgPath, PkgName: p.Name, External: true,
 			OutSubdir:  model.OutSubdir(p.PkgPath),
-			OutPkgPath: path.Join(l.cfg.OutputPkg, model.OutSubdir(p.PkgPath)),
+			OutRoot:    root,
+			OutRootDir: rootDir,
+			OutPkgPath: path.Join(root, model.OutSubdir(p.PkgPath)),
 			Version:    path.Base(p.PkgPath),
 		}
 		var files []*ast.File
@@ -64,7 +81,7 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 				files = append(files, f)
 			}
 		}
-		if !l.packageMarkers(files, gv) {
+		if !l.packageMarkers(files, gv).groupSet {
 			gv.Group = path.Base(path.Dir(p.PkgPath)) // code-generator's fallback
 		}
 		names := byPkg[p.PkgPath]

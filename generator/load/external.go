@@ -61,6 +61,14 @@ func (l *loader) applyPkgFor(n model.TypeName) string {
 			return m.ApplyPkg
 		}
 	}
+	if l.cfg.CompatApplyconfigurationGen && !l.isEnsureKindPkg(n.Pkg) {
+		// applyconfiguration-gen maps only its defaults; every other type
+		// of another module stays the Go struct unless a flag maps it.
+		if n.Pkg == metaV1Pkg && compatDefaults[n.Name] {
+			return clientGoApplyPkg + "/meta/v1"
+		}
+		return ""
+	}
 	if n.Pkg == metaV1Pkg {
 		return clientGoApplyPkg + "/meta/v1"
 	}
@@ -68,6 +76,33 @@ func (l *loader) applyPkgFor(n model.TypeName) string {
 		return clientGoApplyPkg + "/" + rest
 	}
 	return ""
+}
+
+// compatDefaults are the meta/v1 types applyconfiguration-gen maps to
+// client-go's apply configurations without being told
+// (k8s.io/code-generator/cmd/applyconfiguration-gen/args.New).
+var compatDefaults = map[string]bool{
+	"Condition": true, "DeleteOptions": true, "LabelSelector": true, "LabelSelectorRequirement": true,
+	"ManagedFieldsEntry": true, "ObjectMeta": true, "OwnerReference": true, "TypeMeta": true,
+}
+
+// isEnsureKindPkg reports whether pkg holds a kind named by --ensure-kinds:
+// its helpers need the module's own apply configurations in every mode.
+func (l *loader) isEnsureKindPkg(pkg string) bool {
+	for _, k := range l.cfg.EnsureKinds {
+		if i := strings.LastIndex(k, "."); i > 0 && k[:i] == pkg {
+			return true
+		}
+	}
+	return false
+}
+
+// keepsRaw reports whether a struct of another module without an apply
+// configuration stays the Go struct in builders: applyconfiguration-gen's
+// surface (--compat=applyconfiguration-gen) when nothing maps the type.
+// Otherwise a missing apply configuration is an error.
+func (l *loader) keepsRaw(n model.TypeName) bool {
+	return l.cfg.CompatApplyconfigurationGen && l.applyPkgFor(n) == ""
 }
 
 // resolveExternal sets ApplyConfig on external struct types whose apply

@@ -38,6 +38,11 @@ type Config struct {
 	BuildFlags []string
 	// OutputPkg is the import path of the output tree's root.
 	OutputPkg string
+	// Layout, when OutputPkg is empty, generates each input package where
+	// controller-gen applyconfiguration does: only packages marked
+	// +kubebuilder:ac:generate=true, each into its own tree,
+	// <package>/<+kubebuilder:ac:output:package, default applyconfiguration>.
+	Layout bool
 	// External maps types of third-party modules to the apply
 	// configurations those modules ship (--external-applyconfigurations).
 	External []ExternalMapping
@@ -99,6 +104,12 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, p := range pkgs {
 		l.addInput(p)
 	}
+	if l.cfg.Layout {
+		l.layoutInputs()
+		if err := l.errs.Err(); err != nil {
+			return nil, err
+		}
+	}
 	l.settleFolders()
 	for _, in := range l.sortedInputs() {
 		l.findRoots(in)
@@ -155,6 +166,10 @@ type input struct {
 	groupSet   bool // a +groupName marker was found
 	genclient  bool // some type has +genclient
 	specs      map[string]typeDecl
+	// acGenerate is the package's +kubebuilder:ac:generate (nil: none);
+	// acOutput its +kubebuilder:ac:output:package.
+	acGenerate *bool
+	acOutput   string
 }
 
 type typeDecl struct {
@@ -256,7 +271,10 @@ func (l *loader) addInput(p *packages.Package) {
 	groupSet := false
 	files := append([]*ast.File(nil), p.Syntax...)
 	sort.Slice(files, func(i, j int) bool { return l.pos(files[i].Pos()).Filename < l.pos(files[j].Pos()).Filename })
-	groupSet = l.packageMarkers(files, gv)
+	pm := l.packageMarkers(files, gv)
+	groupSet = pm.groupSet
+	in.acGenerate, in.acOutput = pm.acGenerate, pm.acOutput
+	l.placeOutput(in)
 	for _, f := range files {
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
@@ -287,7 +305,8 @@ func (l *loader) addInput(p *packages.Package) {
 func (l *loader) settleFolders() {
 	byDir := map[string][]*input{}
 	for _, in := range l.sortedInputs() {
-		byDir[in.gv.OutSubdir] = append(byDir[in.gv.OutSubdir], in)
+		key := in.gv.OutRoot + "\x00" + in.gv.OutSubdir
+		byDir[key] = append(byDir[key], in)
 	}
 	for _, ins := range byDir {
 		if len(ins) < 2 {
@@ -302,7 +321,7 @@ func (l *loader) settleFolders() {
 			if unique || labels > 8 {
 				for _, in := range ins {
 					in.gv.OutSubdir = groupFolder(in.gv, labels)
-					in.gv.OutPkgPath = path.Join(l.cfg.OutputPkg, in.gv.OutSubdir)
+					in.gv.OutPkgPath = path.Join(in.gv.OutRoot, in.gv.OutSubdir)
 				}
 				break
 			}
@@ -327,7 +346,7 @@ func groupFolder(gv *model.GroupVersion, n int) string {
 // above the package clause of the files (sorted by name) into gv, and
 // reports whether a group was named. Input packages and --ensure-kinds
 // packages are read this one way.
-func (l *loader) packageMarkers(files []*ast.File, gv *model.GroupVersion) (groupSet bool) {
+func (l *loader) packageMarkers(files []*ast.File, gv *model.GroupVersion) (pm packageInfo) {
 	for _, f := range files {
 		if !gv.Pos.IsValid() {
 			gv.Pos = l.pos(f.Package)
@@ -341,14 +360,79 @@ func (l *loader) packageMarkers(files []*ast.File, gv *model.GroupVersion) (grou
 		vals := l.parseMarkers(markerLines(groups...), ctmarkers.DescribesPackage)
 		if vals.has("groupName") {
 			gv.Group = vals.str("groupName")
-			groupSet = true
+			pm.groupSet = true
 			gv.Pos = l.pos(f.Package)
 		}
 		if vals.has("versionName") {
 			gv.Version = vals.str("versionName")
 		}
+		if vals.has("kubebuilder:ac:generate") {
+			on := vals.boolean("kubebuilder:ac:generate")
+			pm.acGenerate = &on
+		}
+		if vals.has("kubebuilder:ac:output:package") {
+			pm.acOutput = vals.str("kubebuilder:ac:output:package")
+		}
 	}
-	return groupSet
+	return pm
+}
+
+// packageInfo is what a package's markers say beyond its group version.
+type packageInfo struct {
+	groupSet bool // +groupName was found
+	// acGenerate is +kubebuilder:ac:generate (nil: not stated); acOutput
+	// is +kubebuilder:ac:output:package.
+	acGenerate *bool
+	acOutput   string
+}
+
+// placeOutput decides the output tree of an input package: the run's
+// (--output-dir), or, in the controller-gen layout, the package's own.
+func (l *loader) placeOutput(in *input) {
+	gv := in.gv
+	if !l.cfg.Layout {
+		gv.OutRoot = l.cfg.OutputPkg
+	} else {
+		out := in.acOutput
+		if out == "" {
+			out = "applyconfiguration" // controller-tools' default
+		}
+		gv.OutRoot = path.Join(in.pkg.PkgPath, out)
+		gv.OutRootDir = filepath.Join(gv.Dir, filepath.FromSlash(out))
+	}
+	gv.OutPkgPath = path.Join(gv.OutRoot, gv.OutSubdir)
+}
+
+// layoutInputs keeps, in the controller-gen layout, the input packages
+// controller-gen generates: marked +kubebuilder:ac:generate=true, and not
+// inside another input's output tree (a ./... pattern finds the output of
+// the last run, ssagen's or controller-gen's; it is not an API).
+func (l *loader) layoutInputs() {
+	var roots []string
+	for _, in := range l.inputs {
+		if in.acGenerate != nil && *in.acGenerate {
+			roots = append(roots, in.gv.OutRootDir)
+		}
+	}
+	for p, in := range l.inputs {
+		inTree := false
+		for _, r := range roots {
+			inTree = inTree || within(in.gv.Dir, r)
+		}
+		if inTree || in.acGenerate == nil || !*in.acGenerate {
+			delete(l.inputs, p)
+		}
+	}
+	if len(l.inputs) == 0 {
+		l.errs.Add(token.Position{}, "add `// +kubebuilder:ac:generate=true` above the package clause of the API package (groupversion_info.go), as `kubebuilder create api --ssa` does, or pass --output-dir",
+			"no input package is marked +kubebuilder:ac:generate=true, and no --output-dir was given: nothing to generate where controller-gen would")
+	}
+}
+
+// within reports whether dir is root or inside it.
+func within(dir, root string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // defaultGroup handles packages without +groupName. code-generator-style
@@ -419,7 +503,12 @@ func (l *loader) findRoots(in *input) {
 		lines, vals := l.typeMarkers(td.file, td.decl, td.spec)
 		genclient := hasGenclient(lines, "")
 		in.genclient = in.genclient || genclient
-		if !vals.boolean("kubebuilder:object:root") && !genclient {
+		root := vals.boolean("kubebuilder:object:root") || genclient
+		if vals.has("kubebuilder:ac:generate") {
+			// controller-gen's opt-in or opt-out of one type wins.
+			root = vals.boolean("kubebuilder:ac:generate")
+		}
+		if !root {
 			continue
 		}
 		obj, _ := in.pkg.Types.Scope().Lookup(name).(*types.TypeName)
@@ -434,8 +523,7 @@ func (l *loader) findRoots(in *input) {
 		if t.ApplyConfig == nil {
 			continue
 		}
-		root := l.rootOf(t, lines, vals)
-		t.Root = root
+		t.Root = l.rootOf(t, lines, vals)
 		l.applyInputs(in, lines)
 	}
 }

@@ -19,6 +19,11 @@ var registry = func() *ctmarkers.Registry {
 		panic(err)
 	}
 	reg.Define("kubebuilder:object:root", ctmarkers.DescribesType, false)
+	// controller-gen applyconfiguration's own markers (controller-tools
+	// v0.21+; Kubebuilder's `create api --ssa` scaffolds them).
+	reg.Define("kubebuilder:ac:generate", ctmarkers.DescribesPackage, false)
+	reg.Define("kubebuilder:ac:generate", ctmarkers.DescribesType, false)
+	reg.Define("kubebuilder:ac:output:package", ctmarkers.DescribesPackage, "")
 	return reg
 }()
 

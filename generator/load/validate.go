@@ -254,7 +254,7 @@ func (l *loader) checkApplyConfig(what string, pos token.Position, r *model.Type
 		t := r.Named
 		switch t.Shape {
 		case model.ShapeStruct:
-			if len(t.Fields) > 0 && t.ApplyConfig == nil {
+			if len(t.Fields) > 0 && t.ApplyConfig == nil && !(t.GV == nil && l.keepsRaw(t.Name)) {
 				hint := fmt.Sprintf(externalFlagHint, t.Name)
 				if p := l.applyPkgFor(t.Name); p != "" {
 					if msg := l.externalErr[p]; msg != "" {

@@ -50,6 +50,11 @@ type GroupVersion struct {
 	CRD        bool
 	OutPkgPath string // output package import path
 	OutSubdir  string // output folder relative to the output tree root, slash-separated
+	// OutRoot is the import path of the output tree the package is
+	// generated into, and OutRootDir its folder: with --output-dir, the one
+	// tree of the run; without it, the tree controller-gen writes for the
+	// package (<package>/applyconfiguration, or +kubebuilder:ac:output:package).
+	OutRoot, OutRootDir string
 	// Types are the named struct types of the input package that get an
 	// apply configuration, sorted by name.
 	Types []*Type

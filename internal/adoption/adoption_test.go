@@ -18,6 +18,9 @@ import (
 	"testing"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/internal/apisurface"
 )
 
 // matrix are the operators' pins: controller-runtime v0.22 (the oldest the
@@ -612,3 +615,151 @@ func TestReconcile(t *testing.T) {
 	}
 }
 `
+
+// TestControllerGenLayout: a Kubebuilder project that generates its apply
+// configurations with `controller-gen applyconfiguration` switches to
+// ssagen by replacing that one Makefile line. Without --output-dir, ssagen
+// reads controller-gen's markers (+kubebuilder:ac:generate on the package
+// and on types, +kubebuilder:ac:output:package) and writes where
+// controller-gen writes, so the import paths stay; with
+// --compat=applyconfiguration-gen its exported surface contains
+// controller-gen's, compared on controller-gen v0.23's real output. A
+// second run over ./api/..., which now finds the output inside the API
+// folder, changes nothing.
+func TestControllerGenLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a scratch Kubebuilder module")
+	}
+	cg := os.Getenv("SSAGEN_ORACLE")
+	if cg == "" {
+		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
+			t.Fatal("SSAGEN_ORACLE is not set: run `make oracle-tools` (make test does)")
+		}
+		t.Skip("SSAGEN_ORACLE (controller-gen v0.23) is not set: run `make test`")
+	}
+	repo, bin := buildSSAgen(t)
+	mod := t.TempDir()
+	copyTree(t, filepath.Join(repo, "examples", "api"), filepath.Join(mod, "api"))
+	// What `kubebuilder create api --ssa` adds, plus one type opted in and
+	// one opted out.
+	edit(t, filepath.Join(mod, "api", "v1alpha1", "groupversion_info.go"), "// +groupName=", "// +kubebuilder:ac:generate=true\n// +groupName=")
+	edit(t, filepath.Join(mod, "api", "v1alpha1", "proxy_types.go"), "// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status", "// +kubebuilder:object:root=true\n// +kubebuilder:ac:generate=true\n// +kubebuilder:subresource:status")
+	edit(t, filepath.Join(mod, "api", "v1alpha1", "sandbox_types.go"), "// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status", "// +kubebuilder:object:root=true\n// +kubebuilder:ac:generate=false\n// +kubebuilder:subresource:status")
+	write(t, filepath.Join(mod, "go.mod"), goMod("example.com/kb", "1.26.0", pins("v0.37.0", "v0.25.2"), filepath.Join(repo, "ensure")))
+	run(t, mod, "go", "mod", "tidy")
+	out := filepath.Join(mod, "api", "v1alpha1", "applyconfiguration")
+
+	run(t, mod, cg, "applyconfiguration", "paths=./api/...")
+	run(t, mod, "go", "mod", "tidy")
+	// controller-gen's utils.go refers to v1alpha1.SchemeGroupVersion,
+	// which Kubebuilder's groupversion_info.go does not declare: its
+	// declarations are read despite that.
+	theirs := surfaces(t, mod, "example.com/kb/api/v1alpha1/applyconfiguration/...", true)
+	if len(theirs) < 2 || !theirs["example.com/kb/api/v1alpha1/applyconfiguration/api/v1alpha1"]["type ProxyApplyConfiguration"] {
+		t.Fatalf("controller-gen did not generate what this test expects: %d packages", len(theirs))
+	}
+	if err := os.RemoveAll(out); err != nil {
+		t.Fatal(err)
+	}
+
+	run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "./api/...")
+	run(t, mod, "go", "mod", "tidy")
+	run(t, mod, "go", "build", "./...")
+	ours := surfaces(t, mod, "example.com/kb/api/v1alpha1/applyconfiguration/...", false)
+	compared, deliberate := 0, 0
+	for pkg, decls := range theirs {
+		for d := range decls {
+			compared++
+			switch {
+			case ours[pkg][d]:
+			case deliberateDifference.MatchString(d):
+				deliberate++
+			default:
+				t.Errorf("%s: controller-gen's %s is missing", pkg, d)
+			}
+		}
+	}
+	if ours["example.com/kb/api/v1alpha1/applyconfiguration/api/v1alpha1"]["type SandboxApplyConfiguration"] {
+		t.Error("Sandbox, opted out with +kubebuilder:ac:generate=false, has an apply configuration")
+	}
+	t.Logf("controller-gen's %d declarations in %d packages: all in ssagen's output but %d, the README's deliberate differences", compared, len(theirs), deliberate)
+
+	// The output is now under ./api/...: a second run neither reads it
+	// as input nor changes it.
+	before := snapshot(t, out)
+	run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "--verify", "./api/...")
+	run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "./api/...")
+	if after := snapshot(t, out); !maps.Equal(before, after) {
+		t.Error("a second run changed the output")
+	}
+	// +kubebuilder:ac:output:package moves the tree, relative to the API folder.
+	edit(t, filepath.Join(mod, "api", "v1alpha1", "groupversion_info.go"), "// +kubebuilder:ac:generate=true", "// +kubebuilder:ac:generate=true\n// +kubebuilder:ac:output:package=../../pkg/ac")
+	run(t, mod, bin, "generate", "./api/...")
+	if _, err := os.Stat(filepath.Join(mod, "pkg", "ac", "api", "v1alpha1", "proxy.go")); err != nil {
+		t.Errorf("+kubebuilder:ac:output:package=../../pkg/ac: %v", err)
+	}
+	run(t, mod, "go", "mod", "tidy")
+	run(t, mod, "go", "build", "./...")
+}
+
+// deliberateDifference matches the declarations of controller-gen's output
+// that the README's table of deliberate differences names: a [][]Struct
+// field kept raw (ssagen: a slice of slices of apply configurations), and
+// the setters of an embedded pointer struct with a JSON name
+// (Listener's *TLSConfig `json:"tls"`), promoted from the embedded
+// configuration and panicking while it is nil (ssagen: setters of the
+// outer configuration that allocate it).
+var deliberateDifference = regexp.MustCompile(`\[\]\[\]example\.com/kb/api/v1alpha1\.Match|RouteApplyConfiguration\)\.WithMatchesfunc\(values \.\.\.\[\]example\.com/kb/api/v1alpha1\.Match\)|ListenerApplyConfiguration\)\.With(SecretName|MinVersion)func\(value string\) \*example\.com/kb/api/v1alpha1/applyconfiguration/api/v1alpha1\.TLSConfigApplyConfiguration$`)
+
+// edit replaces old (which must be there) with new in the file at path.
+func edit(t *testing.T, path, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q", path, old)
+	}
+	write(t, path, strings.Replace(string(b), old, new, 1))
+}
+
+// surfaces loads the packages matching pattern in dir and lists each one's
+// exported API.
+func surfaces(t *testing.T, dir, pattern string, tolerateTypeErrors bool) map[string]map[string]bool {
+	t.Helper()
+	// From source, so that a type error leaves the rest of the package's
+	// declarations readable.
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo, Dir: dir}, pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]bool{}
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			if !tolerateTypeErrors || e.Kind == packages.ParseError {
+				t.Fatalf("%s: %v", p.PkgPath, p.Errors)
+			}
+		}
+		out[p.PkgPath] = apisurface.Of(p.Types, func(path string) string { return path })
+	}
+	return out
+}
+
+// snapshot maps each file under dir to its content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		out[path] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

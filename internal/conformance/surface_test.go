@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"fmt"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/internal/apisurface"
 )
 
 const self = "github.com/ssagen/ssagen/internal/conformance"
@@ -79,13 +80,13 @@ func TestExportedSurface(t *testing.T) {
 	}
 	for _, p := range pairs {
 		t.Run(p.theirs, func(t *testing.T) {
-			ours := surface(byPath[p.ours], func(path string) string {
+			ours := apisurface.Of(byPath[p.ours], func(path string) string {
 				if theirs, ok := oursToTheirs[path]; ok {
 					return theirs
 				}
 				return path
 			})
-			theirs := surface(byPath[p.theirs], func(path string) string { return path })
+			theirs := apisurface.Of(byPath[p.theirs], func(path string) string { return path })
 			var missing, extra []string
 			for k := range theirs {
 				if !ours[k] {
@@ -145,44 +146,6 @@ func withoutScaleQuirk(pkg string, diffs []string) []string {
 		}
 	}
 	return kept
-}
-
-// surface lists a package's exported API as strings, one per declaration.
-func surface(pkg *types.Package, mapPath func(string) string) map[string]bool {
-	qual := func(p *types.Package) string { return mapPath(p.Path()) }
-	out := map[string]bool{}
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		if !obj.Exported() {
-			continue
-		}
-		switch obj := obj.(type) {
-		case *types.Func:
-			out["func "+name+types.TypeString(obj.Type(), qual)] = true
-		case *types.TypeName:
-			out["type "+name] = true
-			if st, ok := obj.Type().Underlying().(*types.Struct); ok {
-				for i := 0; i < st.NumFields(); i++ {
-					f := st.Field(i)
-					out[fmt.Sprintf("field %s.%s %s `%s`", name, f.Name(), types.TypeString(f.Type(), qual), st.Tag(i))] = true
-				}
-			}
-			for _, recv := range []types.Type{obj.Type(), types.NewPointer(obj.Type())} {
-				ms := types.NewMethodSet(recv)
-				for i := 0; i < ms.Len(); i++ {
-					m := ms.At(i).Obj()
-					if !m.Exported() {
-						continue
-					}
-					out[fmt.Sprintf("method (%s).%s%s", types.TypeString(recv, qual), m.Name(), types.TypeString(m.Type(), qual))] = true
-				}
-			}
-		case *types.Var, *types.Const:
-			out["value "+name+" "+types.TypeString(obj.Type(), qual)] = true
-		}
-	}
-	return out
 }
 
 func hasExtract(api map[string]bool) bool {
