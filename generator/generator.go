@@ -51,6 +51,9 @@ type Config struct {
 	Strict bool
 	// Warnings receives warnings about the input, one per line; nil drops them.
 	Warnings io.Writer
+	// Log receives what was decided without a flag (the apply
+	// configurations found for types of other modules); nil drops it.
+	Log io.Writer
 }
 
 // Load validates the configuration and loads the model.
@@ -93,7 +96,7 @@ func Load(cfg *Config) (*model.Universe, error) {
 	}
 	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, Layout: layout, External: external,
 		EnsureKinds: cfg.EnsureKinds, AllowDangerousTypes: cfg.AllowDangerousTypes,
-		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen"})
+		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen", Log: cfg.Log})
 	if err != nil {
 		wd := cfg.Dir
 		if wd == "" {

@@ -82,7 +82,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Compat, "compat", "", "applyconfiguration-gen: the exported surface applyconfiguration-gen produces (named slices and maps of structs stay raw Go types), for projects that publish their apply configurations")
 	fs.BoolVar(&cfg.Strict, "strict", false, "treat warnings about the input as errors")
 	fs.BoolVar(&verify, "verify", false, "write nothing; exit 1 with a unified diff when the files on disk are stale")
-	fs.BoolVar(&verbose, "v", false, "list the files written or deleted")
+	fs.BoolVar(&verbose, "v", false, "list the files written or deleted, and the apply configurations found for types of other modules")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: ssagen generate [flags] PACKAGES...\n\nPACKAGES are go list patterns resolved from the current module (dependencies included).\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -95,6 +95,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.Packages = fs.Args()
 	cfg.Warnings = stderr
+	if verbose {
+		cfg.Log = stderr
+	}
 	sinkFor := func(dir string) output.Sink {
 		if verify {
 			return output.Verify{Dir: relOut(dir), Out: stdout}

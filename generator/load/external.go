@@ -61,6 +61,9 @@ func (l *loader) applyPkgFor(n model.TypeName) string {
 			return m.ApplyPkg
 		}
 	}
+	if d, ok := l.discovered[n.Pkg]; ok && d.applyPkg != "" {
+		return d.applyPkg
+	}
 	if l.cfg.CompatApplyconfigurationGen && !l.isEnsureKindPkg(n.Pkg) {
 		// applyconfiguration-gen maps only its defaults; every other type
 		// of another module stays the Go struct unless a flag maps it.
@@ -76,6 +79,76 @@ func (l *loader) applyPkgFor(n model.TypeName) string {
 		return clientGoApplyPkg + "/" + rest
 	}
 	return ""
+}
+
+// discoverExternal looks, for each package of external struct types that
+// no flag maps and that is not k8s.io/api or meta/v1, for the apply
+// configurations its own module ships (discover). Not with
+// --compat=applyconfiguration-gen, whose surface keeps them raw.
+func (l *loader) discoverExternal() {
+	if l.cfg.CompatApplyconfigurationGen {
+		return
+	}
+	byPkg := map[string][]*model.Type{}
+	for _, t := range l.external {
+		if len(t.Fields) == 0 || l.applyPkgFor(t.Name) != "" {
+			continue
+		}
+		byPkg[t.Name.Pkg] = append(byPkg[t.Name.Pkg], t)
+	}
+	pkgs := make([]string, 0, len(byPkg))
+	for p := range byPkg {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	found := map[string]string{} // apply configuration package → type package
+	var paths []string
+	for _, p := range pkgs {
+		ts := byPkg[p]
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Name.Name < ts[j].Name.Name })
+		if d := l.discover(p, ts); d.applyPkg != "" {
+			found[d.applyPkg] = p
+			paths = append(paths, d.applyPkg)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	// A module's apply configurations may not build against this
+	// module's k8s.io versions (an older release on structured-merge-diff
+	// v4): say so here rather than leave a broken build.
+	loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
+	if err != nil {
+		loaded = nil
+	}
+	broken := map[string]string{}
+	for _, ap := range paths {
+		broken[ap] = "it did not load"
+	}
+	for _, lp := range loaded {
+		if _, ok := broken[lp.PkgPath]; !ok {
+			continue
+		}
+		if len(lp.Errors) > 0 {
+			broken[lp.PkgPath] = strings.ReplaceAll(lp.Errors[0].Error(), "\n", " ")
+		} else {
+			delete(broken, lp.PkgPath)
+		}
+	}
+	for _, ap := range paths {
+		p := found[ap]
+		d := l.discovered[p]
+		mod := l.modules[p]
+		if why, ok := broken[ap]; ok {
+			d.applyPkg = ""
+			d.rejected = append(d.rejected, fmt.Sprintf("%s (module %s@%s) fits but does not build in this module: %s; use a release of %s built for your k8s.io version", ap, mod.Path, mod.Version, why, mod.Path))
+			l.discovered[p] = d
+			continue
+		}
+		if l.cfg.Log != nil {
+			fmt.Fprintf(l.cfg.Log, "mapped %s to %s, found in module %s@%s\n", p, ap, mod.Path, mod.Version)
+		}
+	}
 }
 
 // compatDefaults are the meta/v1 types applyconfiguration-gen maps to
@@ -110,6 +183,7 @@ func (l *loader) keepsRaw(n model.TypeName) bool {
 // <Type>ApplyConfiguration. Lookups read only the file applyconfiguration-gen
 // names after the type, so they cost one small read each.
 func (l *loader) resolveExternal() {
+	l.discoverExternal()
 	want := map[string][]*model.Type{}
 	for _, t := range l.external {
 		if p := l.applyPkgFor(t.Name); p != "" {

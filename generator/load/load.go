@@ -12,6 +12,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"io"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -55,6 +56,9 @@ type Config struct {
 	// CompatApplyconfigurationGen keeps named slices and maps of structs as
 	// their Go types, as applyconfiguration-gen does.
 	CompatApplyconfigurationGen bool
+	// Log, if set, gets a line for each type package whose apply
+	// configurations were found without a flag, and where.
+	Log io.Writer
 }
 
 const (
@@ -75,6 +79,8 @@ func Load(cfg Config) (*model.Universe, error) {
 		inputs:      map[string]*input{},
 		checking:    map[*model.Type]bool{},
 		externalErr: map[string]string{},
+		modules:     map[string]*packages.Module{},
+		discovered:  map[string]discovery{},
 		unexported:  map[*model.Type][]token.Position{},
 
 		typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
@@ -98,6 +104,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, p := range pkgs {
 		l.addPackageErrors(p)
 	}
+	l.indexModules(pkgs)
 	if l.errs.Len() > 0 {
 		return nil, l.errs.Err()
 	}
@@ -193,6 +200,10 @@ type loader struct {
 	typeMarkerCache map[*ast.TypeSpec]typeMarkerEntry
 	// externalErr holds why an apply configuration package did not load.
 	externalErr map[string]string
+	// modules is the module of every package the input reaches; discovered
+	// what discover found per type package.
+	modules    map[string]*packages.Module
+	discovered map[string]discovery
 	// checking guards checkApplyConfig against recursive named slices.
 	checking map[*model.Type]bool
 	// unexported holds where each struct declares unexported fields,

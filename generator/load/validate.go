@@ -256,6 +256,14 @@ func (l *loader) checkApplyConfig(what string, pos token.Position, r *model.Type
 		case model.ShapeStruct:
 			if len(t.Fields) > 0 && t.ApplyConfig == nil && !(t.GV == nil && l.keepsRaw(t.Name)) {
 				hint := fmt.Sprintf(externalFlagHint, t.Name)
+				if d, ok := l.discovered[t.Name.Pkg]; ok && d.applyPkg == "" {
+					hint += "; " + d.searched
+					if len(d.rejected) > 0 {
+						hint += ": " + strings.Join(d.rejected, "; ")
+					} else {
+						hint += ": none found"
+					}
+				}
 				if p := l.applyPkgFor(t.Name); p != "" {
 					if msg := l.externalErr[p]; msg != "" {
 						hint = fmt.Sprintf("make %s loadable (go list says: %s)", p, strings.ReplaceAll(msg, "\n", " "))

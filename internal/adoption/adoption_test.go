@@ -763,3 +763,119 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// TestThirdPartyApplyConfigurationsFound: a CRD field of a type from a
+// module that ships its own apply configurations (Gateway API's
+// ParentReference) needs no flag: ssagen finds them in the module, checks
+// them field by field, uses them, and says so with -v. A module whose
+// apply configurations do not fit the types, and one that has none, get
+// an error that says what was searched and why nothing was used.
+func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds scratch modules")
+	}
+	_, bin := buildSSAgen(t)
+	t.Run("gateway-api", func(t *testing.T) {
+		mod := t.TempDir()
+		write(t, filepath.Join(mod, "go.mod"), "module example.com/gw\n\ngo 1.26.0\n\nrequire (\n\tk8s.io/apimachinery v0.37.0\n\tk8s.io/client-go v0.37.0\n\tsigs.k8s.io/gateway-api v1.6.3\n)\n")
+		write(t, filepath.Join(mod, "api", "v1", "types.go"), gatewayTypes)
+		write(t, filepath.Join(mod, "main.go"), "package main\n\nimport (\n\t_ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\t_ \"sigs.k8s.io/gateway-api/apis/v1\"\n)\n\nfunc main() {}\n")
+		run(t, mod, "go", "mod", "tidy")
+		out := run(t, mod, bin, "generate", "-v", "--output-dir", "pkg/ac", "./api/...")
+		if !strings.Contains(out, "mapped sigs.k8s.io/gateway-api/apis/v1 to sigs.k8s.io/gateway-api/applyconfiguration/apis/v1, found in module sigs.k8s.io/gateway-api@v1.6.3") {
+			t.Errorf("-v does not say what was mapped:\n%s", out)
+		}
+		b, err := os.ReadFile(filepath.Join(mod, "pkg", "ac", "api", "v1", "routespec.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"`) || !strings.Contains(string(b), "ParentReferenceApplyConfiguration") {
+			t.Errorf("the builder does not use Gateway API's apply configurations:\n%s", b)
+		}
+		run(t, mod, "go", "mod", "tidy")
+		run(t, mod, "go", "build", "./...")
+	})
+	t.Run("misfit and missing", func(t *testing.T) {
+		// A local module whose apply configuration lacks a field of its
+		// type, and a type package with none.
+		third := t.TempDir()
+		write(t, filepath.Join(third, "go.mod"), "module example.com/third\n\ngo 1.26.0\n")
+		write(t, filepath.Join(third, "apis", "v1", "types.go"), "package v1\n\ntype Ref struct {\n\tName string `json:\"name\"`\n\tPort int32 `json:\"port,omitempty\"`\n}\n")
+		write(t, filepath.Join(third, "applyconfiguration", "apis", "v1", "ref.go"), "package v1\n\ntype RefApplyConfiguration struct {\n\tName *string `json:\"name,omitempty\"`\n}\n")
+		write(t, filepath.Join(third, "bare", "v1", "types.go"), "package v1\n\ntype Thing struct {\n\tSize int32 `json:\"size\"`\n}\n")
+		mod := t.TempDir()
+		write(t, filepath.Join(mod, "go.mod"), "module example.com/op\n\ngo 1.26.0\n\nrequire (\n\texample.com/third v0.0.0\n\tk8s.io/apimachinery v0.37.0\n\tk8s.io/client-go v0.37.0\n)\n\nreplace example.com/third => "+third+"\n")
+		write(t, filepath.Join(mod, "api", "v1", "types.go"), thirdPartyTypes)
+		write(t, filepath.Join(mod, "main.go"), "package main\n\nimport _ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\nfunc main() {}\n")
+		run(t, mod, "go", "mod", "tidy")
+		cmd := exec.Command(bin, "generate", "--output-dir", "pkg/ac", "./api/...")
+		cmd.Dir = mod
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Fatalf("a misfit apply configuration was used:\n%s", out)
+		}
+		for _, want := range []string{
+			"api/v1/types.go:12:2: WidgetSpec.Ref has type example.com/third/apis/v1.Ref, which has no apply configuration",
+			"applyconfiguration/apis/v1.RefApplyConfiguration lacks port",
+			"api/v1/types.go:13:2: WidgetSpec.Thing has type example.com/third/bare/v1.Thing, which has no apply configuration",
+			"for packages under an applyconfiguration folder ending in bare/v1: none found",
+		} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("the error lacks %q:\n%s", want, out)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(mod, "pkg")); !os.IsNotExist(err) {
+			t.Errorf("output was written despite the error: %v", err)
+		}
+	})
+}
+
+const gatewayTypes = `// +groupName=example.com
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+type RouteSpec struct {
+	// +listType=atomic
+	ParentRefs []gatewayv1.ParentReference ` + "`json:\"parentRefs,omitempty\"`" + `
+	Match      *gatewayv1.HTTPRouteMatch   ` + "`json:\"match,omitempty\"`" + `
+}
+
+// +kubebuilder:object:root=true
+type Route struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Spec              RouteSpec ` + "`json:\"spec,omitempty\"`" + `
+}
+
+func (in *Route) DeepCopyObject() runtime.Object { out := *in; return &out }
+`
+
+const thirdPartyTypes = `// +groupName=example.com
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	bare "example.com/third/bare/v1"
+	third "example.com/third/apis/v1"
+)
+
+type WidgetSpec struct {
+	Ref   *third.Ref  ` + "`json:\"ref,omitempty\"`" + `
+	Thing *bare.Thing ` + "`json:\"thing,omitempty\"`" + `
+}
+
+// +kubebuilder:object:root=true
+type Widget struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Spec              WidgetSpec ` + "`json:\"spec,omitempty\"`" + `
+}
+
+func (in *Widget) DeepCopyObject() runtime.Object { out := *in; return &out }
+`
