@@ -47,7 +47,7 @@ func fieldPath(f model.JSONField) string {
 
 // warnPatchTags warns where a CRD package states list semantics with
 // patch tags only: controller-gen ignores them, so the CRD's list is
-// atomic (model.Field.ListSemantics), whatever the author meant.
+// atomic (model.Field.Merge), whatever the author meant.
 func (l *loader) warnPatchTags() {
 	for _, in := range l.sortedInputs() {
 		if !in.gv.CRD {
@@ -55,7 +55,7 @@ func (l *loader) warnPatchTags() {
 		}
 		for _, t := range in.gv.Types {
 			for _, f := range t.Fields {
-				if f.PatchMerge && f.ListType == "" {
+				if f.PatchMerge && f.ListType == model.ListUnset {
 					l.warns.Add(f.Pos, "add +listType=map and +listMapKey="+orName(f.PatchMergeKey)+" (or +listType=atomic) to say what you mean",
 						"%s.%s has patchStrategy:\"merge\" but no +listType: controller-gen ignores patch tags, so the CRD makes the list atomic, and so does ssagen", t.Name.Name, f.GoName)
 				}

@@ -29,7 +29,7 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 	if t, ok := l.types[name.String()]; ok {
 		return t
 	}
-	t := &model.Type{Name: name, Pos: l.pos(obj.Pos()), StructType: "granular"}
+	t := &model.Type{Name: name, Pos: l.pos(obj.Pos()), StructType: model.ObjectGranular}
 	l.types[name.String()] = t // before recursing: types may be recursive
 
 	n, _ := obj.Type().(*types.Named)
@@ -54,12 +54,12 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 		}
 		t.Doc = docLines(doc)
 	}
-	if st := vals.str("structType"); st != "" {
+	if st := l.objectType(vals, "structType", t.Pos, name.Name); st != model.ObjectUnset {
 		t.StructType = st
 	}
-	t.ListType = vals.str("listType")
+	t.ListType = l.listType(vals, t.Pos, name.Name)
 	t.ListKeys = vals.strs("listMapKey")
-	t.MapType = vals.str("mapType")
+	t.MapType = l.objectType(vals, "mapType", t.Pos, name.Name)
 
 	in := l.inputs[name.Pkg]
 	switch u := n.Underlying().(type) {
@@ -166,6 +166,32 @@ func (l *loader) fileAt(pos token.Pos) *ast.File {
 		l.files[filename] = f
 	}
 	return f
+}
+
+// listType reads +listType: atomic, set or map.
+func (l *loader) listType(vals markerValues, pos token.Position, what string) model.ListType {
+	v := vals.str("listType")
+	if v == "" {
+		return model.ListUnset
+	}
+	lt, ok := model.ParseListType(v)
+	if !ok {
+		l.errs.Add(pos, "use +listType=atomic, set or map", "+listType=%s on %s is not a list type", v, what)
+	}
+	return lt
+}
+
+// objectType reads +mapType or +structType (marker): atomic or granular.
+func (l *loader) objectType(vals markerValues, marker string, pos token.Position, what string) model.ObjectType {
+	v := vals.str(marker)
+	if v == "" {
+		return model.ObjectUnset
+	}
+	ot, ok := model.ParseObjectType(v)
+	if !ok {
+		l.errs.Add(pos, "use +"+marker+"=atomic or granular", "+%s=%s on %s is neither atomic nor granular", marker, v, what)
+	}
+	return ot
 }
 
 func hasMethod(n *types.Named, name string) bool {
@@ -299,10 +325,10 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 		if af := byName[v.Name()]; af != nil {
 			f.Doc = docLines(af.Doc)
 			vals := l.parseMarkers(markerLines(af.Doc, af.Comment), ctmarkers.DescribesField)
-			f.ListType = vals.str("listType")
+			f.ListType = l.listType(vals, f.Pos, what)
 			f.ListKeys = vals.strs("listMapKey")
-			f.MapType = vals.str("mapType")
-			f.StructType = vals.str("structType")
+			f.MapType = l.objectType(vals, "mapType", f.Pos, what)
+			f.StructType = l.objectType(vals, "structType", f.Pos, what)
 			f.Optional = vals.has("optional") || vals.has("kubebuilder:validation:Optional")
 			f.HasDefault = vals.has("default") || vals.has("kubebuilder:default")
 			switch {

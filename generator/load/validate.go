@@ -134,30 +134,22 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 	what := t.Name.Name + "." + f.GoName
 	ref := f.Type.Deref()
 	// Named slices and maps carry their markers on the type.
-	listType, keys := f.ListSemantics(t.GV.CRD)
-	mapType := f.MapType
+	merge := f.Merge(t.GV.CRD)
+	listType, keys := merge.List, merge.Keys
 	isList, isMap := ref.Kind == model.RefSlice, ref.Kind == model.RefMap
 	var elem *model.TypeRef
 	switch {
-	case isList:
-		elem = ref.Elem
-	case isMap:
+	case isList, isMap:
 		elem = ref.Elem
 	case ref.Kind == model.RefNamed && ref.Named.Shape == model.ShapeSlice:
 		isList, elem = true, ref.Named.Elem
-		if listType == "" {
-			listType, keys = ref.Named.ListType, ref.Named.ListKeys
-		}
 	case ref.Kind == model.RefNamed && ref.Named.Shape == model.ShapeMap:
 		isMap, elem = true, ref.Named.Elem
-		if mapType == "" {
-			mapType = ref.Named.MapType
-		}
 	}
-	if listType == "set" && isList && !isScalarItem(elem) && !isAtomicStruct(elem) {
+	if listType == model.ListSet && isList && !isScalarItem(elem) && !isAtomicStruct(elem) {
 		l.errs.Add(f.Pos, "use +listType=map with +listMapKey for a list of objects, or +listType=atomic", "+listType=set on %s, whose items are not scalars: the API server only accepts sets of scalars", what)
 	}
-	if listType != "" {
+	if listType != model.ListUnset {
 		switch {
 		case !isList && !t.GV.CRD:
 			// The OpenAPI generator drops it (k8s.io/api's
@@ -166,28 +158,25 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 			l.warns.Add(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list, is ignored", listType, what)
 		case !isList:
 			l.errs.Add(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list", listType, what)
-		case listType != "atomic" && listType != "set" && listType != "map":
-			l.errs.Add(f.Pos, "use +listType=atomic, set or map", "+listType=%s on %s is not a list type", listType, what)
-		case listType == "map":
+		case listType == model.ListMap:
 			l.validateListMap(what, f, elem, keys, t.GV.CRD)
 		}
 	}
-	if len(keys) > 0 && listType != "map" && listType != "" {
+	if len(keys) > 0 && listType != model.ListMap && listType != model.ListUnset {
 		l.errs.Add(f.Pos, "use +listType=map with +listMapKey, or drop +listMapKey", "%s has +listMapKey but +listType=%s: keys only apply to +listType=map", what, listType)
 	}
-	if len(keys) > 0 && listType == "" {
+	if len(keys) > 0 && listType == model.ListUnset {
 		l.errs.Add(f.Pos, "add +listType=map", "%s has +listMapKey without +listType=map", what)
 	}
 	// +mapType and +structType both become x-kubernetes-map-type: either
 	// fits a map or a struct (model.Field.ObjectType).
 	isObject := isMap || (ref.Kind == model.RefNamed && ref.Named.Shape == model.ShapeStruct)
-	for _, m := range []struct{ name, value string }{{"mapType", mapType}, {"structType", f.StructType}} {
-		switch {
-		case m.value == "":
-		case !isObject:
+	for _, m := range []struct {
+		name  string
+		value model.ObjectType
+	}{{"mapType", f.MapType}, {"structType", f.StructType}} {
+		if m.value != model.ObjectUnset && !isObject {
 			l.errs.Add(f.Pos, "remove +"+m.name+", or make the field a map or a struct", "+%s=%s on %s, which is not a map or a struct", m.name, m.value, what)
-		case m.value != "atomic" && m.value != "granular":
-			l.errs.Add(f.Pos, "use +"+m.name+"=atomic or granular", "+%s=%s on %s is neither atomic nor granular", m.name, m.value, what)
 		}
 	}
 	l.checkApplyConfig(what, f.Pos, f.Type)
@@ -229,7 +218,7 @@ func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRe
 // isAtomicStruct reports whether r is a struct replaced as a whole.
 func isAtomicStruct(r *model.TypeRef) bool {
 	r = r.Deref()
-	return r.Kind == model.RefNamed && r.Named.Shape == model.ShapeStruct && r.Named.StructType == "atomic"
+	return r.Kind == model.RefNamed && r.Named.Shape == model.ShapeStruct && r.Named.StructType == model.ObjectAtomic
 }
 
 // isScalarItem reports whether values of r are JSON scalars.

@@ -155,10 +155,10 @@ type Type struct {
 	// list-map keys are derived from.
 	JSON []JSONField
 	// Semantics from markers on the type.
-	StructType string // "granular" (default) or "atomic"
-	ListType   string // on a named slice type
+	StructType ObjectType // ObjectGranular unless +structType=atomic
+	ListType   ListType   // on a named slice type
 	ListKeys   []string
-	MapType    string // on a named map type
+	MapType    ObjectType // on a named map type
 
 	// ApplyConfig is the apply configuration type this type maps to, or nil
 	// when the type is used as a value. For input types it is generated.
@@ -224,11 +224,12 @@ type Field struct {
 	// serving API server reads them (built-in APIs, not CRDs).
 	PatchMerge    bool
 	PatchMergeKey string
-	// Merge semantics from markers on the field (or patch strategy tags).
-	ListType   string
+	// Merge semantics from markers on the field; Merge resolves them
+	// against the field's type and patch tags.
+	ListType   ListType
 	ListKeys   []string
-	MapType    string
-	StructType string
+	MapType    ObjectType
+	StructType ObjectType
 	// Untyped marks int-or-string, preserve-unknown-fields, embedded-resource
 	// and schemaless fields: the schema treats them as arbitrary JSON.
 	Untyped   ValueKind
@@ -348,18 +349,105 @@ func containsApply(r *TypeRef, seen map[*Type]bool) bool {
 	return false
 }
 
-// ListSemantics is the field's list type and keys as the serving API
-// server reads them: markers first; patch tags (patchStrategy:"merge",
-// patchMergeKey) only where openapi-gen publishes the schema (crd false),
-// since controller-gen ignores them.
-func (f *Field) ListSemantics(crd bool) (string, []string) {
-	if f.ListType != "" || crd || !f.PatchMerge {
-		return f.ListType, f.ListKeys
+// ListType is a list's merge topology (+listType).
+type ListType uint8
+
+const (
+	ListUnset  ListType = iota // no marker: atomic, or the patch tags' in OpenAPI
+	ListAtomic                 // replaced as a whole
+	ListSet                    // items are merged as a set of scalars
+	ListMap                    // items are merged by their keys
+)
+
+func (l ListType) String() string { return [...]string{"", "atomic", "set", "map"}[l] }
+
+// ParseListType reads a +listType value.
+func ParseListType(s string) (ListType, bool) {
+	switch s {
+	case "atomic":
+		return ListAtomic, true
+	case "set":
+		return ListSet, true
+	case "map":
+		return ListMap, true
 	}
-	if f.PatchMergeKey != "" {
-		return "map", []string{f.PatchMergeKey}
+	return ListUnset, false
+}
+
+// ObjectType is how a map or struct merges (+mapType, +structType; both
+// become x-kubernetes-map-type).
+type ObjectType uint8
+
+const (
+	ObjectUnset    ObjectType = iota // no marker: granular
+	ObjectGranular                   // merged field by field, key by key
+	ObjectAtomic                     // replaced as a whole
+)
+
+func (o ObjectType) String() string { return [...]string{"", "granular", "atomic"}[o] }
+
+// ParseObjectType reads a +mapType or +structType value.
+func ParseObjectType(s string) (ObjectType, bool) {
+	switch s {
+	case "granular":
+		return ObjectGranular, true
+	case "atomic":
+		return ObjectAtomic, true
 	}
-	return "set", nil
+	return ObjectUnset, false
+}
+
+// Merge is how the API server merges a value: a list's topology and keys,
+// a map's or struct's granularity.
+type Merge struct {
+	List   ListType
+	Keys   []string
+	Object ObjectType
+}
+
+// Or fills what m leaves unset from def: the one precedence rule, a
+// field's markers over its type's.
+func (m Merge) Or(def Merge) Merge {
+	if m.List == ListUnset {
+		m.List = def.List
+		if len(m.Keys) == 0 {
+			m.Keys = def.Keys
+		}
+	}
+	if m.Object == ObjectUnset {
+		m.Object = def.Object
+	}
+	return m
+}
+
+// Merge is the type's own semantics (markers on a named slice or map).
+func (t *Type) Merge() Merge {
+	switch t.Shape {
+	case ShapeSlice:
+		return Merge{List: t.ListType, Keys: t.ListKeys}
+	case ShapeMap:
+		return Merge{Object: t.MapType}
+	}
+	return Merge{}
+}
+
+// Merge is how the API server merges field f, in a CRD (crd) or served
+// from OpenAPI: the field's markers; else, outside CRDs, its patch tags
+// (patchStrategy "merge" with a patchMergeKey is a list-map, without one a
+// set); else its named collection type's markers. Schema and validation
+// both read this; nothing else decides it.
+func (f *Field) Merge(crd bool) Merge {
+	m := Merge{List: f.ListType, Keys: f.ListKeys, Object: f.ObjectType()}
+	if m.List == ListUnset && !crd && f.PatchMerge {
+		m.List, m.Keys = ListSet, nil
+		if f.PatchMergeKey != "" {
+			m.List, m.Keys = ListMap, []string{f.PatchMergeKey}
+		}
+	}
+	if r := f.Type.Deref(); r.Kind == RefNamed {
+		m = m.Or(r.Named.Merge())
+	}
+	return m
 }
 
 // RecursiveCollection reports whether a named slice or map type holds
@@ -397,8 +485,8 @@ func (t *Type) RecursiveCollection() (recursive, throughList bool) {
 
 // ObjectType is the field's x-kubernetes-map-type: +mapType and
 // +structType are two spellings of it, for maps and structs alike.
-func (f *Field) ObjectType() string {
-	if f.MapType != "" {
+func (f *Field) ObjectType() ObjectType {
+	if f.MapType != ObjectUnset {
 		return f.MapType
 	}
 	return f.StructType

@@ -92,7 +92,7 @@ const crdSuffix = ".crd"
 
 // defineStruct adds a struct's definition. A placeholder goes in first:
 // types may be recursive.
-func (b *builder) defineStruct(name string, t *model.Type, structType string) {
+func (b *builder) defineStruct(name string, t *model.Type, structType model.ObjectType) {
 	b.defs[name] = smdschema.TypeDef{Name: name}
 	b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, structType, t.GV != nil && t.GV.CRD)}
 }
@@ -103,14 +103,14 @@ func (b *builder) atomicVariant(t *model.Type, base string, crd bool) string {
 	name := base + ".atomic"
 	if _, ok := b.defs[name]; !ok {
 		b.defs[name] = smdschema.TypeDef{Name: name}
-		b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, "atomic", crd)}
+		b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, model.ObjectAtomic, crd)}
 	}
 	return name
 }
 
 // structAtom is a struct's atom; crd says whether the struct is described
 // by a CRD (controller-gen's semantics) or by OpenAPI (openapi-gen's).
-func (b *builder) structAtom(t *model.Type, structType string, crd bool) smdschema.Atom {
+func (b *builder) structAtom(t *model.Type, structType model.ObjectType, crd bool) smdschema.Atom {
 	m := &smdschema.Map{}
 	// In a CRD an inline embedded atomic struct makes its parent atomic:
 	// controller-gen flattens the embedded schema, map type included, and
@@ -118,7 +118,7 @@ func (b *builder) structAtom(t *model.Type, structType string, crd bool) smdsche
 	prev := b.crd
 	b.crd = crd
 	defer func() { b.crd = prev }()
-	if structType == "atomic" || (crd && inlinesAtomic(t, map[*model.Type]bool{})) {
+	if structType == model.ObjectAtomic || (crd && inlinesAtomic(t, map[*model.Type]bool{})) {
 		m.ElementRelationship = smdschema.Atomic
 	}
 	fields := map[string]smdschema.StructField{}
@@ -154,19 +154,12 @@ func (b *builder) fieldRef(f *model.Field) smdschema.TypeRef {
 		}
 		return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: ptr(smdschema.Untyped)}}
 	}
-	listType, keys := f.ListSemantics(b.crd)
-	sem := semantics{listType: listType, keys: keys, mapType: f.ObjectType(), structType: f.ObjectType()}
-	return b.ref(f.Type, sem)
+	return b.ref(f.Type, f.Merge(b.crd))
 }
 
-type semantics struct {
-	listType   string
-	keys       []string
-	mapType    string
-	structType string
-}
-
-func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
+// ref is the schema of a type expression merged as sem says (a field's
+// model.Field.Merge; nothing for list items and map values).
+func (b *builder) ref(r *model.TypeRef, sem model.Merge) smdschema.TypeRef {
 	r = r.Deref()
 	switch r.Kind {
 	case model.RefBasic:
@@ -193,13 +186,13 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 					b.defs[name] = smdschema.TypeDef{Name: name}
 					b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.structAtom(t, t.StructType, true)}
 				}
-				if sem.structType == "atomic" && t.StructType != "atomic" {
+				if sem.Object == model.ObjectAtomic && t.StructType != model.ObjectAtomic {
 					return named(b.atomicVariant(t, name, true))
 				}
 				return named(name)
 			}
 			b.define(t)
-			if sem.structType == "atomic" && t.StructType != "atomic" {
+			if sem.Object == model.ObjectAtomic && t.StructType != model.ObjectAtomic {
 				return named(b.atomicVariant(t, t.Name.SchemaName(), t.GV != nil && t.GV.CRD))
 			}
 			return named(t.Name.SchemaName())
@@ -225,12 +218,7 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 			b.define(t)
 			return named(t.Name.SchemaName())
 		case model.ShapeSlice, model.ShapeMap:
-			if t.Shape == model.ShapeSlice && sem.listType == "" {
-				sem.listType, sem.keys = t.ListType, t.ListKeys
-			}
-			if t.Shape == model.ShapeMap && sem.mapType == "" {
-				sem.mapType = t.MapType
-			}
+			sem = sem.Or(t.Merge())
 			if recursive, _ := t.RecursiveCollection(); !recursive {
 				return smdschema.TypeRef{Inlined: b.collection(t, sem)}
 			}
@@ -239,7 +227,7 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 			name := t.Name.SchemaName()
 			if _, ok := b.defs[name]; !ok {
 				b.defs[name] = smdschema.TypeDef{Name: name}
-				b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.collection(t, semantics{listType: t.ListType, keys: t.ListKeys, mapType: t.MapType})}
+				b.defs[name] = smdschema.TypeDef{Name: name, Atom: b.collection(t, t.Merge())}
 			}
 			return named(name)
 		}
@@ -248,28 +236,28 @@ func (b *builder) ref(r *model.TypeRef, sem semantics) smdschema.TypeRef {
 }
 
 // collection is the atom of a named slice or map type.
-func (b *builder) collection(t *model.Type, sem semantics) smdschema.Atom {
+func (b *builder) collection(t *model.Type, sem model.Merge) smdschema.Atom {
 	if t.Shape == model.ShapeSlice {
 		return smdschema.Atom{List: b.list(t.Elem, sem)}
 	}
 	return smdschema.Atom{Map: b.mapOf(t.Elem, sem)}
 }
 
-func (b *builder) list(elem *model.TypeRef, sem semantics) *smdschema.List {
-	l := &smdschema.List{ElementType: b.ref(elem, semantics{}), ElementRelationship: smdschema.Atomic}
-	switch sem.listType {
-	case "set":
+func (b *builder) list(elem *model.TypeRef, sem model.Merge) *smdschema.List {
+	l := &smdschema.List{ElementType: b.ref(elem, model.Merge{}), ElementRelationship: smdschema.Atomic}
+	switch sem.List {
+	case model.ListSet:
 		l.ElementRelationship = smdschema.Associative
-	case "map":
+	case model.ListMap:
 		l.ElementRelationship = smdschema.Associative
-		l.Keys = append([]string(nil), sem.keys...)
+		l.Keys = append([]string(nil), sem.Keys...)
 	}
 	return l
 }
 
-func (b *builder) mapOf(elem *model.TypeRef, sem semantics) *smdschema.Map {
-	m := &smdschema.Map{ElementType: b.ref(elem, semantics{})}
-	if sem.mapType == "atomic" {
+func (b *builder) mapOf(elem *model.TypeRef, sem model.Merge) *smdschema.Map {
+	m := &smdschema.Map{ElementType: b.ref(elem, model.Merge{})}
+	if sem.Object == model.ObjectAtomic {
 		m.ElementRelationship = smdschema.Atomic
 	}
 	return m
@@ -327,7 +315,7 @@ func inlinesAtomic(t *model.Type, seen map[*model.Type]bool) bool {
 	seen[t] = true
 	for _, f := range t.Fields {
 		if r := f.Type.Deref(); f.Inline && r.Kind == model.RefNamed {
-			if r.Named.StructType == "atomic" || inlinesAtomic(r.Named, seen) {
+			if r.Named.StructType == model.ObjectAtomic || inlinesAtomic(r.Named, seen) {
 				return true
 			}
 		}
@@ -344,12 +332,12 @@ func (b *builder) differsInCRD(t *model.Type) bool {
 		return d
 	}
 	b.differs[t] = false // cycles add nothing
-	d := inlinesAtomic(t, map[*model.Type]bool{}) && t.StructType != "atomic"
+	d := inlinesAtomic(t, map[*model.Type]bool{}) && t.StructType != model.ObjectAtomic
 	for _, f := range t.Fields {
 		if d {
 			break
 		}
-		if f.PatchMerge && f.ListType == "" {
+		if f.Merge(false).List != f.Merge(true).List {
 			d = true
 			break
 		}
