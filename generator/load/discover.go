@@ -101,8 +101,8 @@ func (l *loader) discover(pkg string, want []*model.Type) discovery {
 	return d
 }
 
-// structDecls parses the Go files of dir (no type-checking) and returns its
-// struct type declarations by name.
+// structDecls parses the Go files of dir (no type-checking) and returns
+// its struct type declarations by name.
 func (l *loader) structDecls(dir string) map[string]*ast.StructType {
 	out := map[string]*ast.StructType{}
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -110,20 +110,33 @@ func (l *loader) structDecls(dir string) map[string]*ast.StructType {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		file, err := parser.ParseFile(l.fset, f, nil, parser.SkipObjectResolution)
-		if err != nil {
+		for n, st := range l.structDeclsOf(f) {
+			out[n] = st
+		}
+	}
+	return out
+}
+
+// structDeclsOf parses one file (once) and returns its struct types.
+func (l *loader) structDeclsOf(file string) map[string]*ast.StructType {
+	if m, ok := l.structs[file]; ok {
+		return m
+	}
+	out := map[string]*ast.StructType{}
+	l.structs[file] = out
+	f, err := parser.ParseFile(l.fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return out
+	}
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok {
 			continue
 		}
-		for _, decl := range file.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok {
-				continue
-			}
-			for _, s := range gd.Specs {
-				if ts, ok := s.(*ast.TypeSpec); ok {
-					if st, ok := ts.Type.(*ast.StructType); ok {
-						out[ts.Name.Name] = st
-					}
+		for _, s := range gd.Specs {
+			if ts, ok := s.(*ast.TypeSpec); ok {
+				if st, ok := ts.Type.(*ast.StructType); ok {
+					out[ts.Name.Name] = st
 				}
 			}
 		}

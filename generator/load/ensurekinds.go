@@ -2,20 +2,37 @@ package load
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"path"
 	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/ssagen/ssagen/generator/model"
 )
 
 // noPos is the position of errors about flags, not source.
 var noPos token.Position
+
+// parseEnsureKinds reads --ensure-kinds (<package>.<Kind>): the kinds per
+// package, and the packages for the load.
+func (l *loader) parseEnsureKinds() (map[string][]string, []string) {
+	byPkg := map[string][]string{}
+	for _, k := range l.cfg.EnsureKinds {
+		dot := strings.LastIndex(k, ".")
+		if dot <= strings.LastIndex(k, "/") || dot < 0 {
+			l.errs.Add(noPos, "name kinds as <package>.<Kind>, for example k8s.io/api/rbac/v1.Role", "--ensure-kinds: %q is not <package>.<Kind>", k)
+			continue
+		}
+		byPkg[k[:dot]] = append(byPkg[k[:dot]], k[dot+1:])
+	}
+	paths := make([]string, 0, len(byPkg))
+	for p := range byPkg {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return byPkg, paths
+}
 
 // loadEnsureKinds walks the kinds of other modules named by EnsureKinds
 // (their schema joins the output tree's) and returns one external group
@@ -40,28 +57,14 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 			root, rootDir = r, d
 		}
 	}
-	byPkg := map[string][]string{}
-	for _, k := range l.cfg.EnsureKinds {
-		dot := strings.LastIndex(k, ".")
-		if dot <= strings.LastIndex(k, "/") || dot < 0 {
-			l.errs.Add(noPos, "name kinds as <package>.<Kind>, for example k8s.io/api/rbac/v1.Role", "--ensure-kinds: %q is not <package>.<Kind>", k)
-			continue
-		}
-		byPkg[k[:dot]] = append(byPkg[k[:dot]], k[dot+1:])
-	}
-	paths := make([]string, 0, len(byPkg))
-	for p := range byPkg {
+	paths := make([]string, 0, len(l.ensurePkgs))
+	for p := range l.ensurePkgs {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedFiles,
-		Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags, Fset: l.fset}, paths...)
-	if err != nil {
-		l.errs.Add(noPos, "check that the packages are dependencies of your module (go get)", "--ensure-kinds: %v", err)
-		return nil
-	}
 	var out []*model.GroupVersion
-	for _, p := range pkgs {
+	for _, pkgPath := range paths {
+		p := l.ensurePkgs[pkgPath]
 		if len(p.Errors) > 0 {
 			l.errs.Add(noPos, "check that the package is a dependency of your module (go get)", "--ensure-kinds: %s: %s", p.PkgPath, p.Errors[0].Msg)
 			continue
@@ -74,17 +77,12 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 			OutPkgPath: path.Join(root, model.OutSubdir(p.PkgPath)),
 			Version:    path.Base(p.PkgPath),
 		}
-		var files []*ast.File
-		for _, name := range p.GoFiles { // sorted by go list
-			// Only the package clause and the comments above it.
-			if f, err := parser.ParseFile(l.fset, name, nil, parser.PackageClauseOnly|parser.ParseComments); err == nil {
-				files = append(files, f)
-			}
-		}
+		files := append([]*ast.File(nil), p.Syntax...)
+		sort.Slice(files, func(i, j int) bool { return l.pos(files[i].Pos()).Filename < l.pos(files[j].Pos()).Filename })
 		if !l.packageMarkers(files, gv).groupSet {
 			gv.Group = path.Base(path.Dir(p.PkgPath)) // code-generator's fallback
 		}
-		names := byPkg[p.PkgPath]
+		names := append([]string(nil), l.ensureKinds[p.PkgPath]...)
 		sort.Strings(names)
 		for _, name := range names {
 			obj, _ := p.Types.Scope().Lookup(name).(*types.TypeName)

@@ -1,9 +1,7 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -83,11 +81,13 @@ func (l *loader) applyPkgFor(n model.TypeName) string {
 
 // discoverExternal looks, for each package of external struct types that
 // no flag maps and that is not k8s.io/api or meta/v1, for the apply
-// configurations its own module ships (discover). Not with
-// --compat=applyconfiguration-gen, whose surface keeps them raw.
-func (l *loader) discoverExternal() {
+// configurations its own module ships (discover), and returns them (apply
+// configuration package → type package) for resolveExternal to load. Not
+// with --compat=applyconfiguration-gen, whose surface keeps them raw.
+func (l *loader) discoverExternal() map[string]string {
+	found := map[string]string{}
 	if l.cfg.CompatApplyconfigurationGen {
-		return
+		return found
 	}
 	byPkg := map[string][]*model.Type{}
 	for _, t := range l.external {
@@ -101,54 +101,14 @@ func (l *loader) discoverExternal() {
 		pkgs = append(pkgs, p)
 	}
 	sort.Strings(pkgs)
-	found := map[string]string{} // apply configuration package → type package
-	var paths []string
 	for _, p := range pkgs {
 		ts := byPkg[p]
 		sort.Slice(ts, func(i, j int) bool { return ts[i].Name.Name < ts[j].Name.Name })
 		if d := l.discover(p, ts); d.applyPkg != "" {
 			found[d.applyPkg] = p
-			paths = append(paths, d.applyPkg)
 		}
 	}
-	if len(paths) == 0 {
-		return
-	}
-	// A module's apply configurations may not build against this
-	// module's k8s.io versions (an older release on structured-merge-diff
-	// v4): say so here rather than leave a broken build.
-	loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
-	if err != nil {
-		loaded = nil
-	}
-	broken := map[string]string{}
-	for _, ap := range paths {
-		broken[ap] = "it did not load"
-	}
-	for _, lp := range loaded {
-		if _, ok := broken[lp.PkgPath]; !ok {
-			continue
-		}
-		if len(lp.Errors) > 0 {
-			broken[lp.PkgPath] = strings.ReplaceAll(lp.Errors[0].Error(), "\n", " ")
-		} else {
-			delete(broken, lp.PkgPath)
-		}
-	}
-	for _, ap := range paths {
-		p := found[ap]
-		d := l.discovered[p]
-		mod := l.modules[p]
-		if why, ok := broken[ap]; ok {
-			d.applyPkg = ""
-			d.rejected = append(d.rejected, fmt.Sprintf("%s (module %s@%s) fits but does not build in this module: %s; use a release of %s built for your k8s.io version", ap, mod.Path, mod.Version, why, mod.Path))
-			l.discovered[p] = d
-			continue
-		}
-		if l.cfg.Log != nil {
-			fmt.Fprintf(l.cfg.Log, "mapped %s to %s, found in module %s@%s\n", p, ap, mod.Path, mod.Version)
-		}
-	}
+	return found
 }
 
 // compatDefaults are the meta/v1 types applyconfiguration-gen maps to
@@ -179,11 +139,13 @@ func (l *loader) keepsRaw(n model.TypeName) bool {
 }
 
 // resolveExternal sets ApplyConfig on external struct types whose apply
-// configuration really exists: the mapped package must declare
-// <Type>ApplyConfiguration. Lookups read only the file applyconfiguration-gen
-// names after the type, so they cost one small read each.
+// configuration really exists: the mapped package (a flag's, client-go's,
+// or one discover found) must declare <Type>ApplyConfiguration, read from
+// its syntax — the file applyconfiguration-gen names after the type
+// first. It is the run's second and last package load; it type-checks
+// only when discover found packages, which must build in this module.
 func (l *loader) resolveExternal() {
-	l.discoverExternal()
+	found := l.discoverExternal()
 	want := map[string][]*model.Type{}
 	for _, t := range l.external {
 		if p := l.applyPkgFor(t.Name); p != "" {
@@ -198,38 +160,65 @@ func (l *loader) resolveExternal() {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
+	mode := packages.NeedName | packages.NeedFiles
+	if len(found) > 0 {
+		// A module's apply configurations may not build against this
+		// module's k8s.io versions (an older release on
+		// structured-merge-diff v4): say so here, not in a broken build.
+		mode |= packages.NeedTypes
+	}
+	pkgs, err := loadPackages(&packages.Config{Mode: mode, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
 	if err != nil {
 		return // reported per field as missing apply configurations
 	}
 	for _, p := range pkgs {
+		if typePkg, ok := found[p.PkgPath]; ok && !l.accept(typePkg, p) {
+			continue
+		}
 		if len(p.Errors) > 0 {
 			l.externalErr[p.PkgPath] = p.Errors[0].Msg
 			continue
 		}
-		if len(p.GoFiles) == 0 {
-			continue
-		}
-		dir := filepath.Dir(p.GoFiles[0])
 		for _, t := range want[p.PkgPath] {
-			if declares(dir, p.GoFiles, t.Name.Name+"ApplyConfiguration") {
+			if l.declaresStruct(p.GoFiles, t.Name.Name+"ApplyConfiguration") {
 				t.ApplyConfig = &model.TypeName{Pkg: p.PkgPath, Name: t.Name.Name + "ApplyConfiguration"}
 			}
 		}
 	}
 }
 
-func declares(dir string, files []string, typeName string) bool {
-	needle := []byte("type " + typeName + " struct")
-	guess := filepath.Join(dir, strings.ToLower(strings.TrimSuffix(typeName, "ApplyConfiguration"))+".go")
-	if b, err := os.ReadFile(guess); err == nil && bytes.Contains(b, needle) {
-		return true
+// accept takes or refuses the apply configurations discover found for
+// typePkg, now that they are loaded: they must build in this module.
+func (l *loader) accept(typePkg string, p *packages.Package) bool {
+	d := l.discovered[typePkg]
+	mod := l.modules[typePkg]
+	if len(p.Errors) > 0 {
+		d.applyPkg = ""
+		d.rejected = append(d.rejected, fmt.Sprintf("%s (module %s@%s) fits but does not build in this module: %s; use a release of %s built for your k8s.io version",
+			p.PkgPath, mod.Path, mod.Version, strings.ReplaceAll(p.Errors[0].Error(), "\n", " "), mod.Path))
+		l.discovered[typePkg] = d
+		return false
 	}
+	if l.cfg.Log != nil {
+		fmt.Fprintf(l.cfg.Log, "mapped %s to %s, found in module %s@%s\n", typePkg, p.PkgPath, mod.Path, mod.Version)
+	}
+	return true
+}
+
+// declaresStruct reports whether the files declare a struct type of that
+// name, parsing the file applyconfiguration-gen names after it first.
+func (l *loader) declaresStruct(files []string, typeName string) bool {
+	guess := strings.ToLower(strings.TrimSuffix(typeName, "ApplyConfiguration")) + ".go"
+	ordered := make([]string, 0, len(files))
 	for _, f := range files {
-		if f == guess {
-			continue
+		if filepath.Base(f) == guess {
+			ordered = append([]string{f}, ordered...)
+		} else {
+			ordered = append(ordered, f)
 		}
-		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, needle) {
+	}
+	for _, f := range ordered {
+		if _, ok := l.structDeclsOf(f)[typeName]; ok {
 			return true
 		}
 	}

@@ -68,6 +68,11 @@ const (
 	externalFlagHint = "pass --external-applyconfigurations=%s:<import path of its apply configurations>, or make it a value type"
 )
 
+// loadPackages is packages.Load; a run calls it twice at most: the input
+// with the packages of --ensure-kinds, then the apply configurations they
+// use (TestTwoPackageLoads counts).
+var loadPackages = packages.Load
+
 // Load reads the packages and builds the model. Its error is a diag.Errors
 // listing every problem found.
 func Load(cfg Config) (*model.Universe, error) {
@@ -81,21 +86,35 @@ func Load(cfg Config) (*model.Universe, error) {
 		externalErr: map[string]string{},
 		modules:     map[string]*packages.Module{},
 		discovered:  map[string]discovery{},
+		structs:     map[string]map[string]*ast.StructType{},
 		unexported:  map[*model.Type][]token.Position{},
 
 		typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
 	}
-	pkgs, err := packages.Load(&packages.Config{
+	// One load for the input and the packages of --ensure-kinds; the
+	// other (resolveExternal) finds the apply configurations they use.
+	ensureKinds, ensurePaths := l.parseEnsureKinds()
+	all, err := loadPackages(&packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule,
 		Dir:        cfg.Dir,
 		BuildFlags: cfg.BuildFlags,
 		Fset:       l.fset,
 		Tests:      false,
-	}, cfg.Patterns...)
+	}, append(append([]string(nil), cfg.Patterns...), ensurePaths...)...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 	}
+	var pkgs []*packages.Package
+	l.ensurePkgs = map[string]*packages.Package{}
+	for _, p := range all {
+		if _, ok := ensureKinds[p.PkgPath]; ok {
+			l.ensurePkgs[p.PkgPath] = p // named by --ensure-kinds: not an input
+			continue
+		}
+		pkgs = append(pkgs, p)
+	}
+	l.ensureKinds = ensureKinds
 	if len(pkgs) == 0 {
 		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(cfg.Patterns, " "))
 		return nil, l.errs.Err()
@@ -104,7 +123,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, p := range pkgs {
 		l.addPackageErrors(p)
 	}
-	l.indexModules(pkgs)
+	l.indexModules(all)
 	if l.errs.Len() > 0 {
 		return nil, l.errs.Err()
 	}
@@ -200,10 +219,17 @@ type loader struct {
 	typeMarkerCache map[*ast.TypeSpec]typeMarkerEntry
 	// externalErr holds why an apply configuration package did not load.
 	externalErr map[string]string
+	// ensurePkgs are the loaded packages of --ensure-kinds, ensureKinds the
+	// kinds named in each.
+	ensurePkgs  map[string]*packages.Package
+	ensureKinds map[string][]string
 	// modules is the module of every package the input reaches; discovered
 	// what discover found per type package.
 	modules    map[string]*packages.Module
 	discovered map[string]discovery
+	// structs are the struct declarations of parsed files of apply
+	// configuration packages, by file name.
+	structs map[string]map[string]*ast.StructType
 	// checking guards checkApplyConfig against recursive named slices.
 	checking map[*model.Type]bool
 	// unexported holds where each struct declares unexported fields,
