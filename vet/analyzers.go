@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 // CreateUpdate finds Create whose error path checks IsAlreadyExists and then
@@ -152,7 +154,7 @@ func runCreateUpdate(p *pass) {
 					kind = p.kindOf(create.Args[1])
 				}
 				d := diag(create.Pos(), "create-update",
-					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale (Kargo: ~800 RBAC 409s a minute)",
+					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
 					helper(kind, "")+": one server-side apply with force, and no request at all when the object is already as desired")
 				d.SuggestedFixes = p.createUpdateFix(create, ifs, stack)
 				p.Report(d)
@@ -283,7 +285,7 @@ func runCreateOrUpdate(p *pass) {
 			kind = p.kindOf(call.Args[2])
 		}
 		p.Report(diag(call.Pos(), "create-or-update",
-			p.callee(call).Name()+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs (a network operator stalled 3–4 minutes), and fields set earlier are never pruned",
+			p.callee(call).Name()+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs, and fields set earlier are never pruned",
 			helper(kind, "")+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed"))
 	})
 }
@@ -308,7 +310,7 @@ func runRetryOnConflict(p *pass) {
 		}
 		if hasGet && hasUpdate {
 			p.Report(diag(call.Pos(), "retry-on-conflict",
-				"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely (Gardener's guide)",
+				"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely",
 				helper(kind, "")+": server-side apply does not conflict on resourceVersion"))
 		}
 	})
@@ -366,7 +368,7 @@ func runStatusUpdate(p *pass) {
 			return true
 		}
 		p.Report(diag(call.Pos(), "status-update",
-			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried (agent-sandbox)",
+			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
 			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed"))
 		return true
 	})
@@ -479,7 +481,7 @@ func runOwnsChurning(p *pass) {
 			pos = sel.Sel.Pos()
 		}
 		p.Report(diag(pos, "owns-churning",
-			"Owns(&"+kind+"{}) without a predicate: every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again (agent-sandbox: 7 reconciles per pod start)",
-			"add builder.WithPredicates(Owned"+kind+"Changes(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
+			"Owns(&"+kind+"{}) without a predicate: every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
+			"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
 	})
 }

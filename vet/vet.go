@@ -16,6 +16,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 const (
@@ -150,7 +152,7 @@ func helper(kind, suffix string) string {
 	if kind == "" || kind == "Object" || kind == "Unstructured" {
 		return "the Ensure" + suffix + " helper ssagen generates for the kind (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
 	}
-	return fmt.Sprintf("Ensure%s%s (ssagen generate --ensure, or --ensure-kinds <package>.%s for a built-in kind)", kind, suffix, kind)
+	return fmt.Sprintf("%s%s (ssagen generate --ensure, or --ensure-kinds <package>.%s for a built-in kind)", contract.Ensure(kind), suffix, kind)
 }
 
 // objectVar returns the variable an argument names (obj, &obj), or nil.

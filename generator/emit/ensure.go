@@ -2,26 +2,26 @@ package emit
 
 import (
 	"fmt"
-	"path"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/ssagen/ssagen/generator/model"
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 const (
-	ensureRuntimePkg = "github.com/ssagen/ssagen/ensure"
+	ensureRuntimePkg = contract.RuntimePkg
 	crClientPkg      = "sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // ensurePkg is the import path of a group version's helper package.
-func ensurePkg(gv *model.GroupVersion) string { return path.Join(gv.OutPkgPath, "ensure") }
+func ensurePkg(gv *model.GroupVersion) string { return contract.HelperPkg(gv.OutPkgPath) }
 
 // ensureFile renders the EnsureX helpers of a group version's kinds, with
 // the RBAC markers they need. The logic lives once, in package ensure.
 func ensureFile(u *model.Universe, gv *model.GroupVersion, aliases Aliases) *jen.File {
 	f := newFile(ensurePkg(gv), aliases)
-	f.ImportAlias(ensureRuntimePkg, "ssaensure")
+	f.ImportAlias(ensureRuntimePkg, contract.RuntimeAlias)
 	for _, k := range gv.Kinds() {
 		kind := k.Name.Name
 		group := gv.Group
@@ -37,11 +37,11 @@ func ensureFile(u *model.Universe, gv *model.GroupVersion, aliases Aliases) *jen
 owner as its controller, by server-side apply. It sends no request when
 the client's cache shows the object already as desired, and returns the
 live object and what was done. desired is not modified.`, kind))
-		ensureFunc(f, u, k, "Ensure"+kind, "")
+		ensureFunc(f, u, k, contract.Ensure(kind), "")
 		f.Line()
 		comment(f, fmt.Sprintf(`Owned%[1]sChanges is a predicate for Owns(&%[1]s{}) that drops update
 events changing nothing fieldManager owns (status churn, other managers' fields).`, kind))
-		f.Func().Id("Owned"+kind+"Changes").Params(jen.Id("fieldManager").String()).Qual("sigs.k8s.io/controller-runtime/pkg/predicate", "Funcs").Block(
+		f.Func().Id(contract.OwnedChanges(kind)).Params(jen.Id("fieldManager").String()).Qual("sigs.k8s.io/controller-runtime/pkg/predicate", "Funcs").Block(
 			jen.Return(jen.Qual(ensureRuntimePkg, "OwnedFieldsChanged").Call(jen.Id("fieldManager"),
 				jen.Qual(u.OutputPkg+"/internal", "Parser").Call().Dot("Type").Call(jen.Lit(k.Name.SchemaName())))),
 		)
@@ -49,7 +49,7 @@ events changing nothing fieldManager owns (status churn, other managers' fields)
 			f.Line()
 			comment(f, fmt.Sprintf(`Ensure%[1]sStatus applies the status in desired to an existing %[1]s
 (an *ensure.NotFoundError when it does not exist yet).`, kind))
-			ensureFunc(f, u, k, "Ensure"+kind+"Status", "status")
+			ensureFunc(f, u, k, contract.EnsureStatus(kind), "status")
 		}
 	}
 	return f
@@ -59,15 +59,20 @@ events changing nothing fieldManager owns (status churn, other managers' fields)
 // object (sub "") with an owner, or ensure.ApplyStatus without one.
 func ensureFunc(f *jen.File, u *model.Universe, k *model.Type, name, sub string) {
 	kind, ac := k.Name.Name, k.ApplyConfig
-	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Qual(crClientPkg, "Client")}
-	call, args := "ApplyStatus", []jen.Code{jen.Id("ctx"), jen.Id("c")}
+	// The parameters in the contract's order, which vet's fixes rely on.
+	call, desiredAt := "ApplyStatus", contract.ParamStatusDesired
 	if sub == "" {
-		params = append(params, jen.Id("owner").Qual(crClientPkg, "Object"))
-		call, args = "Apply", append(args, jen.Id("owner"))
+		call, desiredAt = "Apply", contract.ParamDesired
 	}
-	params = append(params,
-		jen.Id("desired").Op("*").Qual(ac.Pkg, ac.Name),
-		jen.Id("opts").Op("...").Qual(ensureRuntimePkg, "Option"))
+	params := make([]jen.Code, desiredAt+1)
+	args := make([]jen.Code, desiredAt)
+	params[contract.ParamCtx], args[contract.ParamCtx] = jen.Id("ctx").Qual("context", "Context"), jen.Id("ctx")
+	params[contract.ParamClient], args[contract.ParamClient] = jen.Id("c").Qual(crClientPkg, "Client"), jen.Id("c")
+	if sub == "" {
+		params[contract.ParamOwner], args[contract.ParamOwner] = jen.Id("owner").Qual(crClientPkg, "Object"), jen.Id("owner")
+	}
+	params[desiredAt] = jen.Id("desired").Op("*").Qual(ac.Pkg, ac.Name)
+	params = append(params, jen.Id("opts").Op("...").Qual(ensureRuntimePkg, "Option"))
 	f.Func().Id(name).Params(params...).
 		Params(jen.Op("*").Qual(k.Name.Pkg, kind), jen.Qual(ensureRuntimePkg, "Result"), jen.Error()).Block(
 		jen.Id("obj").Op(":=").Op("&").Qual(k.Name.Pkg, kind).Values(),

@@ -1,0 +1,78 @@
+// Package contract is what the generated Ensure helpers and ssagen vet
+// agree on: the runtime's import path and the name files import it by,
+// where a group version's helpers live and what they are called, and the
+// order of their parameters. The emitter (generator/emit) writes helpers
+// by it; vet finds them and writes calls to them by it. Nothing else
+// spells these.
+package contract
+
+import (
+	"path"
+	"strings"
+)
+
+const (
+	// RuntimePkg is the module and package of the helpers' runtime.
+	RuntimePkg = "github.com/ssagen/ssagen/ensure"
+	// RuntimeAlias is the name generated files, and vet's fixes, import
+	// the runtime by: "ensure" is taken by the helper packages.
+	RuntimeAlias = "ssaensure"
+	// HelperPkgName is the package name of a group version's helpers,
+	// which live in <its apply configuration package>/ensure.
+	HelperPkgName = "ensure"
+
+	// NoOwner, CreateOnly and FieldManager are runtime options vet's fixes
+	// pass.
+	NoOwner      = "NoOwner"
+	CreateOnly   = "CreateOnly"
+	FieldManager = "FieldManager"
+)
+
+// Parameters of Ensure<Kind>: ctx, client, owner, desired, opts... — and
+// of Ensure<Kind>Status: ctx, client, desired, opts....
+const (
+	ParamCtx           = 0
+	ParamClient        = 1
+	ParamOwner         = 2
+	ParamDesired       = 3
+	ParamStatusDesired = 2
+)
+
+// HelperPkg is the import path of the helpers of the group version whose
+// apply configurations are in acPkg.
+func HelperPkg(acPkg string) string { return acPkg + "/" + HelperPkgName }
+
+// IsHelperPkg reports whether path is a helper package.
+func IsHelperPkg(p string) bool { return path.Base(p) == HelperPkgName && p != RuntimePkg }
+
+// HelperAlias is the name a helper package is imported by: its group and
+// version before /ensure (corev1ensure), as docs/ensure.md and vet's
+// fixes write it.
+func HelperAlias(helperPkg string) string {
+	elems := strings.Split(strings.TrimSuffix(helperPkg, "/"+HelperPkgName), "/")
+	base := ""
+	if n := len(elems); n >= 2 {
+		base = elems[n-2] + elems[n-1]
+	} else if n == 1 {
+		base = elems[0]
+	}
+	return identifier(base) + HelperPkgName
+}
+
+// Ensure, EnsureStatus and OwnedChanges name a kind's helpers.
+func Ensure(kind string) string       { return "Ensure" + kind }
+func EnsureStatus(kind string) string { return "Ensure" + kind + "Status" }
+func OwnedChanges(kind string) string { return "Owned" + kind + "Changes" }
+
+// identifier keeps the letters and digits of s, lower-cased.
+func identifier(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return -1
+	}, s)
+}

@@ -1,0 +1,192 @@
+package vet
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// builder turns a composite literal of a typed struct into the builder
+// chain of ac (the apply configuration for it); ok is false when some
+// field cannot be carried over mechanically.
+func (f *fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (string, bool) {
+	acPkg := ac.Obj().Pkg()
+	ctorName := strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
+	// The constructor's arity: from its signature when the package is
+	// loaded whole; from export data only the types the helper mentions
+	// are known, and then the generators' convention decides: Kind() for
+	// nested types, Kind(name, namespace) for a namespaced object,
+	// Kind(name) for a cluster-scoped one.
+	params := -1
+	if ctor, ok := acPkg.Scope().Lookup(ctorName).(*types.Func); ok {
+		params = ctor.Type().(*types.Signature).Params().Len()
+	} else if !top {
+		params = 0
+	}
+	var name, namespace string
+	var chain []string
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return "", false // positional fields
+		}
+		key, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			return "", false
+		}
+		switch key.Name {
+		case "TypeMeta":
+			continue
+		case "ObjectMeta":
+			if !top {
+				return "", false
+			}
+			meta, ok := ast.Unparen(kv.Value).(*ast.CompositeLit)
+			if !ok {
+				return "", false
+			}
+			for _, m := range meta.Elts {
+				mkv, ok := m.(*ast.KeyValueExpr)
+				if !ok {
+					return "", false
+				}
+				mkey, _ := mkv.Key.(*ast.Ident)
+				if mkey == nil {
+					return "", false
+				}
+				switch mkey.Name {
+				case "Name":
+					name = f.node(mkv.Value)
+				case "Namespace":
+					namespace = f.node(mkv.Value)
+				case "OwnerReferences", "ResourceVersion", "UID", "ManagedFields", "GenerateName":
+					return "", false
+				default:
+					call, ok := f.with(ac, mkey.Name, mkv.Value)
+					if !ok {
+						return "", false
+					}
+					chain = append(chain, call)
+				}
+			}
+			continue
+		}
+		call, ok := f.with(ac, key.Name, kv.Value)
+		if !ok {
+			return "", false
+		}
+		chain = append(chain, call)
+	}
+	if params < 0 {
+		params = 1
+		if namespace != "" {
+			params = 2
+		}
+	}
+	var args []string
+	switch params {
+	case 0:
+	case 1:
+		if name == "" || namespace != "" {
+			return "", false
+		}
+		args = []string{name}
+	case 2:
+		if name == "" || namespace == "" {
+			return "", false
+		}
+		args = []string{name, namespace}
+	default:
+		return "", false
+	}
+	return f.qualify(acPkg, "ac") + "." + ctorName + "(" + strings.Join(args, ", ") + ")" + strings.Join(chain, ""), true
+}
+
+// with returns ".With<Field>(args)" carrying value over to ac.
+func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, bool) {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(ac), true, ac.Obj().Pkg(), "With"+field)
+	m, ok := obj.(*types.Func)
+	if !ok {
+		return "", false
+	}
+	sig := m.Type().(*types.Signature)
+	if sig.Params().Len() != 1 {
+		return "", false
+	}
+	param := sig.Params().At(0).Type()
+	vt := f.p.TypesInfo.TypeOf(value)
+	value = ast.Unparen(value)
+	if sig.Variadic() {
+		elem := param.(*types.Slice).Elem()
+		if nested := acNamed(elem); nested != nil {
+			lit, ok := value.(*ast.CompositeLit)
+			if !ok {
+				return "", false
+			}
+			var args []string
+			for _, e := range lit.Elts {
+				el, ok := ast.Unparen(e).(*ast.CompositeLit)
+				if u, isAddr := ast.Unparen(e).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+					el, ok = ast.Unparen(u.X).(*ast.CompositeLit)
+				}
+				if !ok {
+					return "", false
+				}
+				b, ok := f.builder(el, nested, false)
+				if !ok {
+					return "", false
+				}
+				args = append(args, b)
+			}
+			return ".With" + field + "(" + strings.Join(args, ", ") + ")", true
+		}
+		if s, ok := vt.(*types.Slice); ok && types.Identical(s.Elem(), elem) {
+			if lit, ok := value.(*ast.CompositeLit); ok {
+				var args []string
+				for _, e := range lit.Elts {
+					if _, kv := e.(*ast.KeyValueExpr); kv {
+						return "", false
+					}
+					args = append(args, f.node(e))
+				}
+				return ".With" + field + "(" + strings.Join(args, ", ") + ")", true
+			}
+			return ".With" + field + "(" + f.node(value) + "...)", true
+		}
+		return "", false
+	}
+	if nested := acNamed(param); nested != nil {
+		lit, ok := value.(*ast.CompositeLit)
+		if u, isAddr := value.(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+			lit, ok = ast.Unparen(u.X).(*ast.CompositeLit)
+		}
+		if !ok {
+			return "", false
+		}
+		b, ok := f.builder(lit, nested, false)
+		if !ok {
+			return "", false
+		}
+		return ".With" + field + "(" + b + ")", true
+	}
+	if vt != nil && types.Identical(vt, param) {
+		return ".With" + field + "(" + f.node(value) + ")", true
+	}
+	// A pointer field set from &x or ptr.To(x): the builder takes the value.
+	if ptr, ok := vt.(*types.Pointer); ok && types.Identical(ptr.Elem(), param) {
+		switch v := value.(type) {
+		case *ast.UnaryExpr:
+			if v.Op == token.AND {
+				if _, lit := ast.Unparen(v.X).(*ast.CompositeLit); !lit {
+					return ".With" + field + "(" + f.node(v.X) + ")", true
+				}
+			}
+		case *ast.CallExpr:
+			if fn := f.p.callee(v); fn != nil && len(v.Args) == 1 && (fn.Name() == "To" || fn.Name() == "Ptr") {
+				return ".With" + field + "(" + f.node(v.Args[0]) + ")", true
+			}
+		}
+	}
+	return "", false
+}

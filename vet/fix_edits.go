@@ -1,0 +1,211 @@
+package vet
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ssagen/ssagen/internal/contract"
+)
+
+// fixer builds the text edits of one suggested fix.
+type fixer struct {
+	p       *pass
+	file    *ast.File
+	imports map[string]string // path → name used in the new text
+	added   map[string]string // path → name of imports to add
+}
+
+func (f *fixer) node(n ast.Node) string {
+	var b bytes.Buffer
+	printer.Fprint(&b, f.p.Fset, n)
+	return b.String()
+}
+
+// qualify returns the name to refer to pkg by in the file, adding an
+// import when the file has none: the existing name; the contract's alias
+// for the runtime and for helper packages; for others the path's last two
+// elements and suffix (corev1ac).
+func (f *fixer) qualify(pkg *types.Package, suffix string) string {
+	if name, ok := f.imports[pkg.Path()]; ok {
+		return name
+	}
+	for _, imp := range f.file.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if path != pkg.Path() {
+			continue
+		}
+		name := pkg.Name()
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		f.imports[pkg.Path()] = name
+		return name
+	}
+	var base string
+	switch {
+	case pkg.Path() == contract.RuntimePkg:
+		base = contract.RuntimeAlias
+	case contract.IsHelperPkg(pkg.Path()):
+		base = contract.HelperAlias(pkg.Path())
+	default:
+		elems := strings.Split(pkg.Path(), "/")
+		base = pkg.Name()
+		if len(elems) >= 2 {
+			base = elems[len(elems)-2] + elems[len(elems)-1]
+		}
+		base = strings.Map(func(r rune) rune {
+			if r == '.' || r == '-' || r == '_' {
+				return -1
+			}
+			return r
+		}, base) + suffix
+	}
+	name := base
+	for i := 2; f.taken(name); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	f.imports[pkg.Path()] = name
+	f.added[pkg.Path()] = name
+	return name
+}
+
+func (f *fixer) taken(name string) bool {
+	for _, n := range f.imports {
+		if n == name {
+			return true
+		}
+	}
+	if f.p.Pkg.Scope().Lookup(name) != nil {
+		return true
+	}
+	if scope := f.p.TypesInfo.Scopes[f.file]; scope != nil && scope.Lookup(name) != nil {
+		return true
+	}
+	return false
+}
+
+// clientArg is the text of the client to hand the helper: the receiver of
+// the Create when it is a client, or its embedded client field (the
+// kubebuilder reconciler embeds client.Client next to a Scheme field that
+// hides the client's Scheme method).
+func (f *fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
+	t := f.p.TypesInfo.TypeOf(x)
+	if t == nil {
+		return "", false
+	}
+	if types.AssignableTo(t, param) {
+		return f.node(x), true
+	}
+	st := t
+	if ptr, ok := st.(*types.Pointer); ok {
+		st = ptr.Elem()
+	}
+	if s, ok := st.Underlying().(*types.Struct); ok {
+		for i := 0; i < s.NumFields(); i++ {
+			if fl := s.Field(i); fl.Embedded() && types.AssignableTo(fl.Type(), param) {
+				return f.node(x) + "." + fl.Name(), true
+			}
+		}
+	}
+	return "", false
+}
+
+// importEdits adds the imports the new text needs and deletes those only
+// the replaced code used.
+func (f *fixer) importEdits(removed []ast.Node, newText string) []analysis.TextEdit {
+	var edits []analysis.TextEdit
+	paths := make([]string, 0, len(f.added))
+	for path := range f.added {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	var add strings.Builder
+	for _, path := range paths {
+		fmt.Fprintf(&add, "\t%s %q\n", f.added[path], path)
+	}
+	if add.Len() > 0 {
+		var decl *ast.GenDecl
+		for _, d := range f.file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Lparen.IsValid() {
+				decl = g
+				break
+			}
+		}
+		if decl != nil {
+			edits = append(edits, analysis.TextEdit{Pos: decl.Rparen, End: decl.Rparen, NewText: []byte(add.String())})
+		} else {
+			edits = append(edits, analysis.TextEdit{Pos: f.file.Name.End(), End: f.file.Name.End(), NewText: []byte("\n\nimport (\n" + add.String() + ")")})
+		}
+	}
+	// Imports whose every use is in replaced code go.
+	uses := map[*types.PkgName]int{}
+	for id, o := range f.p.TypesInfo.Uses {
+		pn, ok := o.(*types.PkgName)
+		if !ok || f.p.Fset.File(id.Pos()) != f.p.Fset.File(f.file.Pos()) || inAny(id, removed) {
+			continue
+		}
+		uses[pn]++
+	}
+	for _, imp := range f.file.Imports {
+		pn, _ := f.p.TypesInfo.Implicits[imp].(*types.PkgName)
+		if imp.Name != nil {
+			pn, _ = f.p.TypesInfo.Defs[imp.Name].(*types.PkgName)
+		}
+		if pn == nil || uses[pn] > 0 || imp.Name != nil && (imp.Name.Name == "_" || imp.Name.Name == ".") {
+			continue
+		}
+		if strings.Contains(newText, pn.Name()+".") {
+			continue
+		}
+		edits = append(edits, deleteLine(f.p.Fset, imp))
+	}
+	return edits
+}
+
+// deleteLine removes n with the indentation before it and the newline
+// after it.
+func deleteLine(fset *token.FileSet, n ast.Node) analysis.TextEdit {
+	tf := fset.File(n.Pos())
+	start := tf.LineStart(tf.Line(n.Pos()))
+	end := n.End()
+	if line := tf.Line(n.End()); line < tf.LineCount() {
+		end = tf.LineStart(line + 1)
+	}
+	return analysis.TextEdit{Pos: start, End: end}
+}
+
+func containsNode(outer, inner ast.Node) bool {
+	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}
+
+func inAny(n ast.Node, nodes []ast.Node) bool {
+	for _, o := range nodes {
+		if containsNode(o, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingBlock returns the block whose statement list holds s.
+func enclosingBlock(stack []ast.Node, s ast.Stmt) (*ast.BlockStmt, int) {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if b, ok := stack[i].(*ast.BlockStmt); ok {
+			for j, st := range b.List {
+				if st == s {
+					return b, j
+				}
+			}
+		}
+	}
+	return nil, -1
+}
