@@ -388,11 +388,45 @@ func runUpdateFromScratch(p *pass) {
 		if v == nil || body == nil || !builtFromLiteral(p, body, v) || p.readInFunc(body, v, call.Pos()) || setsResourceVersion(p, body, v) {
 			return true
 		}
+		if p.partOfCreateUpdate(call, stack, body) {
+			return true // one finding per write site: create-update reports it
+		}
 		p.Report(diag(call.Pos(), "update-from-scratch",
 			"Update of an object built from scratch: without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
 			helper(p.kindOf(call.Args[1]), "")+": apply only the fields you own"))
 		return true
 	})
+}
+
+// partOfCreateUpdate reports whether the write call is the Update (or
+// Patch) of a Create → AlreadyExists → Update site, which create-update
+// reports at the Create: inside `if IsAlreadyExists(err)` after a Create,
+// or after `if !IsAlreadyExists(err) { return }` in the same block.
+func (p *pass) partOfCreateUpdate(call *ast.CallExpr, stack []ast.Node, body *ast.BlockStmt) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.IfStmt:
+			if check, negated := p.alreadyExistsCheck(n.Cond); check != nil && !negated && containsNode(n.Body, call) && p.createFor(n, check.Args[0], body) != nil {
+				return true
+			}
+		case *ast.BlockStmt:
+			for _, st := range n.List {
+				if st.Pos() >= call.Pos() {
+					break
+				}
+				ifs, ok := st.(*ast.IfStmt)
+				if !ok {
+					continue
+				}
+				if check, negated := p.alreadyExistsCheck(ifs.Cond); check != nil && negated {
+					if create := p.createFor(ifs, check.Args[0], body); create != nil && p.writesSameObject(call, create) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // builtFromLiteral reports v := &T{...} (or T{...}) in body.

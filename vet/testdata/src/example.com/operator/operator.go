@@ -127,6 +127,28 @@ func (r *Reconciler) overwrite(ctx context.Context) error {
 	return r.Update(ctx, cm) // want `Update of an object built from scratch.*EnsureConfigMap`
 }
 
+// One finding per write site: the Update of a Create → AlreadyExists →
+// Update built from scratch is the create-update finding's, not another.
+func (r *Reconciler) oneSite(ctx context.Context) error {
+	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c"}, Data: map[string]string{"k": "v"}}
+	if err := r.Create(ctx, cm); err != nil { // want `Create → AlreadyExists → Update.*EnsureConfigMap`
+		if apierrors.IsAlreadyExists(err) {
+			return r.Update(ctx, cm)
+		}
+		return err
+	}
+	return nil
+}
+
+// The same with the check negated.
+func (r *Reconciler) oneSiteNegated(ctx context.Context) error {
+	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "d"}}
+	if err := r.Create(ctx, cm); err != nil && !apierrors.IsAlreadyExists(err) { // want `Create → AlreadyExists → Update`
+		return err
+	}
+	return r.Update(ctx, cm)
+}
+
 // Near miss: Update after a Get in the same function is optimistic locking on purpose.
 func (r *Reconciler) lockedUpdate(ctx context.Context) error {
 	cm := &api.ConfigMap{}
