@@ -503,19 +503,142 @@ func runOwnsChurning(p *pass) {
 	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
 		fn := p.callee(call)
-		if p.inTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || fn.Pkg().Path() != builderPkg || len(call.Args) != 1 {
+		if p.inTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || !isBuilderPkg(fn.Pkg().Path()) || len(call.Args) == 0 {
 			return
 		}
 		kind := p.kindOf(call.Args[0])
 		if !churning[kind] {
 			return
 		}
+		what := "without a predicate"
+		if len(call.Args) > 1 {
+			// Predicates passed with the options are ANDed: the status
+			// churn gets through only when every one lets it through.
+			verdict := letsChurn
+			for _, opt := range call.Args[1:] {
+				oc, ok := ast.Unparen(opt).(*ast.CallExpr)
+				if !ok || p.callee(oc) == nil || p.callee(oc).Name() != "WithPredicates" {
+					verdict = unknownChurn
+					continue
+				}
+				if v := p.allOf(oc.Args); v != letsChurn && verdict == letsChurn {
+					verdict = v
+				}
+			}
+			if verdict != letsChurn {
+				return
+			}
+			what = "with predicates that pass every status write (they look at the new object only)"
+		}
 		pos := call.Pos()
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			pos = sel.Sel.Pos()
 		}
 		p.Report(diag(pos, "owns-churning",
-			"Owns(&"+kind+"{}) without a predicate: every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
+			"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
 			"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
 	})
+}
+
+// isBuilderPkg: controller-runtime's builder, or multicluster-runtime's,
+// which wraps it with the same Owns.
+func isBuilderPkg(path string) bool {
+	return path == builderPkg || path == "sigs.k8s.io/multicluster-runtime/pkg/builder"
+}
+
+// What a predicate does with an update that changes only the status.
+type churnVerdict int
+
+const (
+	unknownChurn churnVerdict = iota // cannot tell: stay silent
+	dropsChurn                       // drops it
+	letsChurn                        // passes it
+)
+
+// allOf is the verdict of predicates that must all pass (WithPredicates,
+// predicate.And): one that drops the churn drops it.
+func (p *pass) allOf(preds []ast.Expr) churnVerdict {
+	if len(preds) == 0 {
+		return letsChurn
+	}
+	v := letsChurn
+	for _, e := range preds {
+		switch p.predicateVerdict(e) {
+		case dropsChurn:
+			return dropsChurn
+		case unknownChurn:
+			v = unknownChurn
+		}
+	}
+	return v
+}
+
+// predicateVerdict judges one predicate expression by what it is:
+// controller-runtime's Generation/Label/AnnotationChangedPredicate and
+// ssagen's Owned<Kind>Changes compare old and new and drop status-only
+// writes; ResourceVersionChangedPredicate, NewPredicateFuncs (a filter on
+// the new object alone) and Funcs without an UpdateFunc pass them. An
+// UpdateFunc of our own, or anything else, cannot be judged.
+func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		switch p.predicateType(e) {
+		case "GenerationChangedPredicate", "LabelChangedPredicate", "AnnotationChangedPredicate",
+			"TypedGenerationChangedPredicate", "TypedLabelChangedPredicate", "TypedAnnotationChangedPredicate":
+			return dropsChurn
+		case "ResourceVersionChangedPredicate", "TypedResourceVersionChangedPredicate":
+			return letsChurn
+		case "Funcs", "TypedFuncs":
+			for _, el := range e.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "UpdateFunc" {
+						return unknownChurn
+					}
+				}
+			}
+			return letsChurn
+		}
+	case *ast.CallExpr:
+		fn := p.callee(e)
+		if fn == nil {
+			return unknownChurn
+		}
+		name := fn.Name()
+		switch {
+		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && (name == "NewPredicateFuncs" || name == "NewTypedPredicateFuncs"):
+			return letsChurn
+		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "And":
+			return p.allOf(e.Args)
+		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "Or":
+			v := dropsChurn
+			for _, a := range e.Args {
+				switch p.predicateVerdict(a) {
+				case letsChurn:
+					return letsChurn
+				case unknownChurn:
+					v = unknownChurn
+				}
+			}
+			return v
+		case strings.HasPrefix(name, "Owned") && strings.HasSuffix(name, "Changes"), name == "OwnedFieldsChanged":
+			return dropsChurn
+		}
+	}
+	return unknownChurn
+}
+
+// predicateType names the controller-runtime predicate type of a literal, or "".
+func (p *pass) predicateType(lit *ast.CompositeLit) string {
+	t := p.TypesInfo.TypeOf(lit)
+	if t == nil {
+		return ""
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == predicatePkg {
+		return n.Obj().Name()
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 type Reconciler struct {
@@ -174,7 +175,23 @@ func (r *Reconciler) applyUnstructured(ctx context.Context) error {
 // Owns on a churning kind without a predicate.
 func setup(b *builder.Builder) {
 	b.For(&api.Role{}).
-		Owns(&api.Pod{}). // want `Owns\(&Pod\{\}\) without a predicate`
-		Owns(&api.Deployment{}, builder.WithPredicates()).
+		Owns(&api.Pod{}).                                  // want `Owns\(&Pod\{\}\) without a predicate`
+		Owns(&api.Deployment{}, builder.WithPredicates()). // want `Owns\(&Deployment\{\}\) with predicates that pass every status write`
 		Owns(&api.ConfigMap{})
+}
+
+// Seed 002: a predicate that filters by label lets every kubelet status
+// write of a matching pod through.
+func setupLabelFilter(b *builder.Builder) {
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}, builder.WithPredicates(predicate.NewPredicateFuncs(func(o client.Object) bool { return true }))) // want `Owns\(&Pod\{\}\) with predicates that pass every status write`
+}
+
+// Near misses: predicates that compare old and new, or that cannot be judged.
+func setupFiltered(b *builder.Builder, custom predicate.Predicate) {
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Owns(&api.Deployment{}, builder.WithPredicates(predicate.NewPredicateFuncs(func(o client.Object) bool { return true }), predicate.LabelChangedPredicate{})).
+		Owns(&api.Pod{}, builder.WithPredicates(custom)).
+		Owns(&api.Pod{}, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(e predicate.UpdateEvent) bool { return e.ObjectOld != e.ObjectNew }}))
 }
