@@ -364,7 +364,8 @@ func runStatusUpdate(p *pass) {
 		// in, or copied from either (a reconciler's helper) almost always is.
 		v := p.objectVar(call.Args[1])
 		body := funcBody(stack)
-		if v == nil || body == nil || builtFromLiteral(p, body, v) {
+		// &Pod{} filled by a Get is read, not built.
+		if v == nil || body == nil || (builtFromLiteral(p, body, v) && !p.readInFunc(body, v, call.Pos())) {
 			return true
 		}
 		p.Report(diag(call.Pos(), "status-update",
@@ -385,7 +386,17 @@ func runUpdateFromScratch(p *pass) {
 		}
 		body := funcBody(stack)
 		v := p.objectVar(call.Args[1])
-		if v == nil || body == nil || !builtFromLiteral(p, body, v) || p.readInFunc(body, v, call.Pos()) || setsResourceVersion(p, body, v) {
+		if v != nil && body != nil && p.readInFunc(body, v, call.Pos()) {
+			// Optimistic locking on purpose — unless another controller
+			// keeps writing the object: then the cached copy is often stale.
+			if kind := p.kindOf(call.Args[1]); writtenByOthers[kind] {
+				p.Report(diag(call.Pos(), "update-cached-churning",
+					"Update of a "+kind+" read from the cache: another controller keeps writing it (status, scale, endpoints), so the copy is often stale and the write 409s",
+					helper(kind, "")+": apply only the fields you own, without a resourceVersion"))
+			}
+			return true
+		}
+		if v == nil || body == nil || !builtFromLiteral(p, body, v) || setsResourceVersion(p, body, v) {
 			return true
 		}
 		if p.partOfCreateUpdate(call, stack, body) {
@@ -539,6 +550,16 @@ func runOwnsChurning(p *pass) {
 			"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
 	})
 }
+
+// writtenByOthers are kinds other controllers keep writing: the churning
+// kinds, nodes (kubelet), Services (load-balancer status).
+var writtenByOthers = func() map[string]bool {
+	m := map[string]bool{"Node": true, "Service": true}
+	for k := range churning {
+		m[k] = true
+	}
+	return m
+}()
 
 // isBuilderPkg: controller-runtime's builder, or multicluster-runtime's,
 // which wraps it with the same Owns.

@@ -102,6 +102,25 @@ func (r *Reconciler) status(ctx context.Context) error {
 	return r.Status().Update(ctx, &pod) // want `Status\(\).Update\(\) of an object read from the cache.*EnsurePodStatus`
 }
 
+// A variable declared as &Pod{} and filled by a cached Get is read, not built.
+func (r *Reconciler) statusFilled(ctx context.Context) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, client.ObjectKey{Name: "p"}, pod); err != nil {
+		return err
+	}
+	pod.Status.Phase = "Running"
+	return r.Status().Update(ctx, pod) // want `Status\(\).Update\(\) of an object read from the cache`
+}
+
+// Seed 002: Update of a pod read from the cache, which the kubelet writes too.
+func (r *Reconciler) relabelPod(ctx context.Context) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, client.ObjectKey{Name: "p"}, pod); err != nil {
+		return err
+	}
+	return r.Update(ctx, pod) // want `Update of a Pod read from the cache: another controller keeps writing it`
+}
+
 // Status().Update() of an object handed in by the reconciler.
 func (r *Reconciler) updateStatus(ctx context.Context, pod *api.Pod) error {
 	return r.Status().Update(ctx, pod) // want `Status\(\).Update\(\) of an object read from the cache`
