@@ -117,7 +117,7 @@ func runCreateUpdate(p *pass) {
 		if call, ok := n.(*ast.CallExpr); ok {
 			// client.IgnoreAlreadyExists(c.Create(...))
 			if p.isPkgFunc(call, clientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 {
-				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) && !setsGenerateName(body) {
+				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) && !setsGenerateName(body) && !p.afterNotFound(stack) {
 					p.reportCreateIgnore(inner)
 				}
 			}
@@ -125,7 +125,7 @@ func runCreateUpdate(p *pass) {
 		}
 		ifs := n.(*ast.IfStmt)
 		check, negated := p.alreadyExistsCheck(ifs.Cond)
-		if check == nil || setsGenerateName(body) {
+		if check == nil || setsGenerateName(body) || p.afterNotFound(stack) {
 			return true
 		}
 		create := p.createFor(ifs, check.Args[0], body)
@@ -192,6 +192,32 @@ func (p *pass) reportCreateIgnore(create *ast.CallExpr) {
 	p.Report(diag(create.Pos(), "create-ignore",
 		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
 		helper(kind, "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object"))
+}
+
+// afterNotFound reports whether the node the stack ends at runs only in
+// the branch of `if apierrors.IsNotFound(err)` (a cached Get found
+// nothing): its Create then costs a 409 only when it races another
+// writer, not on every reconcile.
+func (p *pass) afterNotFound(stack []ast.Node) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		ifs, ok := stack[i].(*ast.IfStmt)
+		if !ok || !containsNode(ifs.Body, stack[len(stack)-1]) {
+			continue
+		}
+		found := false
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && p.isPkgFunc(c, apierrorsPkg, "IsNotFound") {
+				if u, ok := ast.Unparen(ifs.Cond).(*ast.UnaryExpr); !ok || u.Op != token.NOT {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // alreadyExistsCheck finds apierrors.IsAlreadyExists(x) in a condition.
