@@ -6,6 +6,7 @@
 package adoption
 
 import (
+	"encoding/json"
 	"io/fs"
 	"maps"
 	"os"
@@ -878,4 +879,80 @@ type Widget struct {
 }
 
 func (in *Widget) DeepCopyObject() runtime.Object { out := *in; return &out }
+`
+
+// TestGolangciLintPlugin builds golangci-lint with ssagen's module plugin
+// the way `golangci-lint custom` does (its source, a plugins.go importing
+// the plugin, the plugin's module required; `custom` clones from GitHub,
+// the module proxy serves the same source), for the version Kubebuilder
+// scaffolds (v2.12) and the oldest docs/vet.md names (v2.5), and runs it
+// with docs/vet.md's .golangci.yml on an operator package: one finding for
+// one Create → AlreadyExists → Update site.
+func TestGolangciLintPlugin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds golangci-lint")
+	}
+	repo, _ := buildSSAgen(t)
+	op := t.TempDir()
+	write(t, filepath.Join(op, "go.mod"), goMod("example.com/gclop", "1.26.0", pins("v0.37.0", "v0.25.2"), filepath.Join(repo, "ensure")))
+	write(t, filepath.Join(op, "controllers", "role.go"), gclOperator)
+	write(t, filepath.Join(op, ".golangci.yml"), gclConfig)
+	run(t, op, "go", "mod", "tidy")
+	for _, version := range []string{"v2.5.0", "v2.12.2"} {
+		t.Run(version, func(t *testing.T) {
+			dl := run(t, op, "go", "mod", "download", "-json", "github.com/golangci/golangci-lint/v2@"+version)
+			var info struct{ Dir string }
+			if err := json.Unmarshal([]byte(dl), &info); err != nil || info.Dir == "" {
+				t.Fatalf("go mod download: %v\n%s", err, dl)
+			}
+			src := filepath.Join(t.TempDir(), "golangci-lint")
+			copyTree(t, info.Dir, src)
+			write(t, filepath.Join(src, "cmd", "golangci-lint", "plugins.go"), "package main\n\nimport _ \"github.com/ssagen/ssagen/vet/golangci\"\n")
+			run(t, src, "go", "mod", "edit", "-require=github.com/ssagen/ssagen@v0.0.0-00010101000000-000000000000",
+				"-replace=github.com/ssagen/ssagen="+repo, "-replace=github.com/ssagen/ssagen/ensure="+filepath.Join(repo, "ensure"))
+			run(t, src, "go", "mod", "tidy")
+			bin := filepath.Join(t.TempDir(), "custom-gcl")
+			run(t, src, "go", "build", "-o", bin, "./cmd/golangci-lint")
+			cmd := exec.Command(bin, "run", "./...")
+			cmd.Dir = op
+			out, _ := cmd.CombinedOutput() // exit 1: there are issues
+			if !strings.Contains(string(out), "controllers/role.go:15:9: createupdate: Create → AlreadyExists → Update") || !strings.Contains(string(out), "1 issues") {
+				t.Errorf("golangci-lint %s with the plugin:\n%s", version, out)
+			}
+		})
+	}
+}
+
+const gclOperator = `package controllers
+
+import (
+	"context"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// EnsureRole writes a role the 409-prone way.
+func EnsureRole(ctx context.Context, c client.Client, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "reader", Namespace: ns}}
+	err := c.Create(ctx, role)
+	if apierrors.IsAlreadyExists(err) {
+		return c.Update(ctx, role)
+	}
+	return err
+}
+`
+
+// gclConfig is docs/vet.md's .golangci.yml, with only ssagen's linter on.
+const gclConfig = `version: "2"
+linters:
+  default: none
+  enable: [ssagenvet]
+  settings:
+    custom:
+      ssagenvet:
+        type: module
+        description: 409-prone Kubernetes write patterns
 `
