@@ -250,19 +250,9 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 // given with every client — real, cached, fake, wrapped — and every
 // controller-runtime release this module supports, where typed Apply
 // hands the answer back only from v0.24 on and a status Apply exists only
-// from v0.23. obj is zeroed first, keeping only what addresses the
-// request: fields the cached copy had and the answer lacks (a label
-// another writer removed) must not survive in it.
+// from v0.23. obj is reset first.
 func send(ctx context.Context, c client.Client, obj client.Object, gvk schema.GroupVersionKind, body []byte, sub string, o *options) error {
-	name, namespace := obj.GetName(), obj.GetNamespace()
-	v := reflect.ValueOf(obj).Elem()
-	v.SetZero()
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		u.Object = map[string]any{}
-	}
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	obj.SetName(name)
-	obj.SetNamespace(namespace)
+	reset(obj, gvk)
 	patch := applyPatch(body)
 	if sub == "status" {
 		opts := []client.SubResourcePatchOption{client.FieldOwner(o.fieldManager)}
@@ -276,6 +266,21 @@ func send(ctx context.Context, c client.Client, obj client.Object, gvk schema.Gr
 		opts = append(opts, client.ForceOwnership)
 	}
 	return c.Patch(ctx, obj, patch, opts...)
+}
+
+// reset zeroes obj but for what addresses a request (kind, name,
+// namespace), before a client decodes an answer into it: fields the cached
+// copy had and the answer lacks (a label another writer removed) must not
+// survive, and client-go's decoder merges into what it is given.
+func reset(obj client.Object, gvk schema.GroupVersionKind) {
+	name, namespace := obj.GetName(), obj.GetNamespace()
+	reflect.ValueOf(obj).Elem().SetZero()
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		u.Object = map[string]any{}
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	obj.SetName(name)
+	obj.SetNamespace(namespace)
 }
 
 // applyPatch is an apply patch of the intent's JSON. Its body is the

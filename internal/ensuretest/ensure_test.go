@@ -32,6 +32,7 @@ import (
 )
 
 type env struct {
+	cfg     *rest.Config  // counted
 	c       client.Client // reads from the informer cache, counted
 	direct  client.Client // another writer, not counted
 	counter *testenv.Counter
@@ -63,7 +64,7 @@ func setup(t *testing.T) (*env, context.Context) {
 	if err := direct.Create(ctx, owner); err != nil {
 		t.Fatal(err)
 	}
-	return &env{c: c, direct: direct, counter: counter, owner: owner}, ctx
+	return &env{cfg: counted, c: c, direct: direct, counter: counter, owner: owner}, ctx
 }
 
 // synced waits until the cache shows obj at its resourceVersion.
