@@ -11,8 +11,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/ssagen/ssagen/ensure"
-	"github.com/ssagen/ssagen/examples/generated/applyconfiguration"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
+	"github.com/ssagen/ssagen/examples/generated/applyconfiguration"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
 
