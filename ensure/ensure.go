@@ -60,6 +60,7 @@ type options struct {
 	reassertAfter      time.Duration
 	migrateFrom        []string
 	schema             *typed.ParseableType
+	preview            *Diff
 }
 
 // Option changes how Ensure writes.
@@ -150,6 +151,9 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 	if o.fieldManager == "" {
 		return "", fmt.Errorf("ensure: the field manager must not be empty")
 	}
+	if o.preview != nil {
+		*o.preview = Diff{}
+	}
 	in, err := newIntent(desired)
 	if err != nil {
 		return "", err
@@ -212,15 +216,19 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, in, o) {
 		return Skipped, nil
 	}
-	if exists && sub == "" && !o.cache.seen(key) {
+	if exists && sub == "" && !o.cache.seen(key) && o.preview == nil {
 		if err := migrate(ctx, c, obj, o); err != nil {
 			return "", err
 		}
 	}
 
 	before := ""
+	var live client.Object
 	if exists {
 		before = version(obj)
+		if o.preview != nil {
+			live = obj.DeepCopyObject().(client.Object)
+		}
 	}
 	start := time.Now()
 	err = send(ctx, c, obj, gvk, body, sub, o)
@@ -233,6 +241,32 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 		return "", err
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	if o.preview != nil {
+		// A dry run: nothing was written, so nothing is remembered.
+		var answer client.Object = obj
+		if ts := obj.GetCreationTimestamp(); ts.IsZero() {
+			// The client answered no dry run (controller-runtime's fake
+			// client returns before it): merge the intent locally.
+			if answer, err = localMerge(o.schema, live, in.object()); err != nil {
+				return "", err
+			}
+			if live != nil {
+				reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(live).Elem())
+			}
+		}
+		d, err := diff(o.schema, live, answer)
+		if err != nil {
+			return "", err
+		}
+		*o.preview = d
+		switch {
+		case !exists:
+			return Created, nil
+		case d.Empty():
+			return Unchanged, nil
+		}
+		return Configured, nil
+	}
 	o.cache.record(key, hash, obj, ownedHash(obj, o.fieldManager, sub))
 	res := Configured
 	switch {
@@ -259,11 +293,17 @@ func send(ctx context.Context, c client.Client, obj client.Object, gvk schema.Gr
 		if o.force {
 			opts = append(opts, client.ForceOwnership)
 		}
+		if o.preview != nil {
+			opts = append(opts, client.DryRunAll)
+		}
 		return c.Status().Patch(ctx, obj, patch, opts...)
 	}
 	opts := []client.PatchOption{client.FieldOwner(o.fieldManager)}
 	if o.force {
 		opts = append(opts, client.ForceOwnership)
+	}
+	if o.preview != nil {
+		opts = append(opts, client.DryRunAll)
 	}
 	return c.Patch(ctx, obj, patch, opts...)
 }
