@@ -81,6 +81,9 @@ type cacheEntry struct {
 	// owned hashes the object's UID and this manager's managedFields
 	// entry as the API server answered the apply (0: unknown).
 	owned uint64
+	// refused is the API server's refusal of this intent for the object
+	// at resourceVersion: not sent again until either changes.
+	refused *ImmutableError
 }
 
 // Len is the number of objects remembered.
@@ -155,7 +158,7 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		c.record(k, hash, live, ownedHash(live, k.manager, k.subresource))
 		return true
 	}
-	if !ok || e.hash != hash || e.uid != live.GetUID() || time.Since(e.at) > o.reassertAfter || time.Since(e.at) > c.ttl {
+	if !ok || e.refused != nil || e.hash != hash || e.uid != live.GetUID() || time.Since(e.at) > o.reassertAfter || time.Since(e.at) > c.ttl {
 		return false
 	}
 	if version(live) == e.resourceVersion {
@@ -197,6 +200,28 @@ func version(obj client.Object) string {
 	h := fnv.New128a()
 	h.Write(b)
 	return "content:" + string(h.Sum(nil))
+}
+
+// reject remembers that the API server refused intent hash for the object
+// at version rv (uid).
+func (c *SkipCache) reject(k cacheKey, hash, rv string, uid types.UID, ie *ImmutableError) {
+	c.mu.Lock()
+	c.entries[k] = cacheEntry{hash: hash, resourceVersion: rv, uid: uid, at: time.Now(), refused: ie}
+	n := len(c.entries)
+	c.mu.Unlock()
+	c.exportSize(n)
+}
+
+// rejected returns the refusal of intent hash for live, if the object is
+// still as it was refused.
+func (c *SkipCache) rejected(k cacheKey, hash string, live client.Object) *ImmutableError {
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	c.mu.Unlock()
+	if !ok || e.refused == nil || e.hash != hash || e.uid != live.GetUID() || e.resourceVersion != version(live) || time.Since(e.at) > c.ttl {
+		return nil
+	}
+	return e.refused
 }
 
 // touch moves an entry to the live resourceVersion, its intent unchanged.

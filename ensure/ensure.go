@@ -36,9 +36,7 @@ const (
 	Created Result = "created"
 	// Configured: one apply changed the object.
 	Configured Result = "configured"
-	// Unchanged: one apply was sent and changed nothing. Clients that do
-	// not hand the answer back (controller-runtime before v0.24) report
-	// Configured for every apply sent to an existing object.
+	// Unchanged: one apply was sent and changed nothing.
 	Unchanged Result = "unchanged"
 	// Skipped: no request was sent; the object already was as desired.
 	Skipped Result = "skipped"
@@ -61,6 +59,7 @@ type options struct {
 	migrateFrom        []string
 	schema             *typed.ParseableType
 	preview            *Diff
+	recreate           *metav1.DeletionPropagation
 }
 
 // Option changes how Ensure writes.
@@ -213,6 +212,19 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	if o.createOnly && exists {
 		return Skipped, nil
 	}
+	if exists && o.recreate != nil && obj.GetDeletionTimestamp() != nil {
+		return Recreating, nil // deleted to be recreated; not gone yet
+	}
+	if exists {
+		if ie := o.cache.rejected(key, hash, obj); ie != nil {
+			// The same intent, refused for the same object: not sent again.
+			if o.recreate != nil && o.preview == nil {
+				o.cache.forget(key)
+				return recreate(ctx, c, obj, obj.GetUID(), *o.recreate)
+			}
+			return "", ie
+		}
+	}
 	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, in, o) {
 		return Skipped, nil
 	}
@@ -224,8 +236,9 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 
 	before := ""
 	var live client.Object
+	var uid types.UID
 	if exists {
-		before = version(obj)
+		before, uid = version(obj), obj.GetUID()
 		if o.preview != nil {
 			live = obj.DeepCopyObject().(client.Object)
 		}
@@ -237,6 +250,13 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 		o.cache.forget(key)
 		if conflict := asConflict(err); conflict != nil {
 			return "", conflict
+		}
+		if ie := asImmutable(err, gvk, in.namespace, in.name); ie != nil && exists {
+			if o.recreate != nil && o.preview == nil {
+				return recreate(ctx, c, obj, uid, *o.recreate)
+			}
+			o.cache.reject(key, hash, before, uid, ie)
+			return "", ie
 		}
 		return "", err
 	}
@@ -306,6 +326,15 @@ func send(ctx context.Context, c client.Client, obj client.Object, gvk schema.Gr
 		opts = append(opts, client.DryRunAll)
 	}
 	return c.Patch(ctx, obj, patch, opts...)
+}
+
+// recreate deletes obj (its UID as read) to create it again.
+func recreate(ctx context.Context, c client.Client, obj client.Object, uid types.UID, policy metav1.DeletionPropagation) (Result, error) {
+	err := c.Delete(ctx, obj, client.Preconditions{UID: &uid}, client.PropagationPolicy(policy))
+	if err != nil && !apierrors.IsNotFound(err) {
+		return "", fmt.Errorf("ensure: deleting %s to recreate it: %w", obj.GetName(), err)
+	}
+	return Recreating, nil
 }
 
 // reset zeroes obj but for what addresses a request (kind, name,

@@ -1,0 +1,82 @@
+package ensure_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/ssagen/ssagen/ensure"
+	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
+	"github.com/ssagen/ssagen/internal/testenv"
+)
+
+// TestImmutableFields: an intent that changes a Service's clusterIP is
+// refused with a typed error naming the field, and not sent again while
+// the intent and the object stay as they are (no hot loop); with
+// RecreateOnImmutable the Service is deleted and the next Ensure creates
+// it as desired.
+func TestImmutableFields(t *testing.T) {
+	e, ctx := setup(t)
+	cache := ensure.WithCache(ensure.NewSkipCache())
+	svc := func(ip string) *corev1ac.ServiceApplyConfiguration {
+		return corev1ac.Service("fixed", "default").WithSpec(corev1ac.ServiceSpec().WithClusterIP(ip).
+			WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
+	}
+	obj, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.50"), cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, obj)
+
+	before := e.counter.Snapshot()
+	_, _, err = corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache)
+	var ie *ensure.ImmutableError
+	if !errors.As(err, &ie) || !slices.Contains(ie.Fields, "spec.clusterIPs[0]") && !slices.Contains(ie.Fields, "spec.clusterIP") || !apierrors.IsInvalid(err) {
+		t.Fatalf("changing the clusterIP: %v", err)
+	}
+	if got := e.counter.Since(before); writes(got) != 1 {
+		t.Fatalf("the refused apply took %s", testenv.String(got))
+	}
+	before = e.counter.Snapshot()
+	for i := 0; i < 5; i++ {
+		if _, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache); !errors.As(err, &ie) {
+			t.Fatalf("reconcile %d of the refused intent: %v", i, err)
+		}
+	}
+	if got := e.counter.Since(before); len(got) != 0 {
+		t.Fatalf("5 reconciles of a refused intent sent %s, want none", testenv.String(got))
+	}
+
+	// Opted in: delete and create again.
+	_, res, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache, ensure.RecreateOnImmutable(metav1.DeletePropagationBackground))
+	if err != nil || res != ensure.Recreating {
+		t.Fatalf("recreate: %v %v", res, err)
+	}
+	for i := 0; i < 200; i++ {
+		if err := e.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "fixed"}, &corev1.Service{}); apierrors.IsNotFound(err) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	obj, res, err = corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache, ensure.RecreateOnImmutable(metav1.DeletePropagationBackground))
+	if err != nil || res != ensure.Created || obj.Spec.ClusterIP != "10.0.0.51" {
+		t.Fatalf("create after the delete: %v %v %v", res, err, obj.Spec.ClusterIP)
+	}
+	e.synced(t, ctx, obj)
+	// Opted in from the first refusal on: one refused apply, one DELETE.
+	before = e.counter.Snapshot()
+	_, res, err = corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.52"), ensure.WithCache(ensure.NewSkipCache()), ensure.RecreateOnImmutable(metav1.DeletePropagationForeground))
+	if err != nil || res != ensure.Recreating {
+		t.Fatalf("recreate at the first refusal: %v %v", res, err)
+	}
+	if got := e.counter.Since(before); testenv.Total(got, "PATCH 422") != 1 || testenv.Total(got, "DELETE 200") != 1 || writes(got) != 2 {
+		t.Fatalf("recreate at the first refusal took %s, want the refused apply and one DELETE", testenv.String(got))
+	}
+}
