@@ -228,8 +228,8 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, in, o) {
 		return Skipped, nil
 	}
-	if exists && sub == "" && !o.cache.seen(key) && o.preview == nil {
-		if err := migrate(ctx, c, obj, o); err != nil {
+	if exists && !o.cache.seen(key) && o.preview == nil {
+		if err := migrate(ctx, c, obj, o, sub); err != nil {
 			return "", err
 		}
 	}

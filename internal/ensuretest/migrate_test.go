@@ -2,15 +2,19 @@ package ensure_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/ssagen/ssagen/ensure"
+	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
+	gen "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1/ensure"
 	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
 )
 
@@ -149,4 +153,82 @@ func TestMigrationTakesOnlyOurs(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMigrationOfRenamesAndStatus: the two ownerships an apply never
+// prunes by itself — fields applied under a former name of the field
+// manager (kro #1355), and status fields written with Status().Update
+// (agent-sandbox, seed 002) — move to the apply manager on the first
+// apply, named with MigrateFrom; a field dropped from the intent is then
+// deleted. Without MigrateFrom the renamed manager's field stays.
+func TestMigrationOfRenamesAndStatus(t *testing.T) {
+	e, ctx := setup(t)
+
+	t.Run("renamed apply manager", func(t *testing.T) {
+		for _, migrate := range []bool{false, true} {
+			name := map[bool]string{false: "renamed-plain", true: "renamed"}[migrate]
+			old := corev1ac.ConfigMap(name, "default").WithData(map[string]string{"a": "1", "b": "2"})
+			written := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
+			if err := e.direct.Patch(ctx, written, applyPatchOf(t, old), client.FieldOwner("config-controller-v1"), client.ForceOwnership); err != nil {
+				t.Fatal(err)
+			}
+			e.synced(t, ctx, written) // the controller restarts and sees it
+			opts := []ensure.Option{ensure.FieldManager("config-controller-v2"), ensure.WithCache(ensure.NewSkipCache())}
+			if migrate {
+				opts = append(opts, ensure.MigrateFrom("config-controller-v1"))
+			}
+			obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, corev1ac.ConfigMap(name, "default").WithData(map[string]string{"a": "1"}), opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, pruned := obj.Data["b"]
+			if migrate && (pruned || len(managers(obj)) != 1 || managers(obj)[0] != "config-controller-v2/Apply") {
+				t.Fatalf("with MigrateFrom: data %v, managers %v; want b pruned, one apply entry", obj.Data, managers(obj))
+			}
+			if !migrate && !pruned {
+				t.Fatalf("without MigrateFrom the former manager's b should stay (the failure mode): %v", obj.Data)
+			}
+		}
+	})
+
+	t.Run("status written with Status().Update", func(t *testing.T) {
+		desired := proxy("default", 1)
+		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, desired, ensure.FieldManager("proxy-controller"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Before it used apply, the controller wrote status with Update.
+		obj.Status.Addresses = []string{"10.0.0.1"}
+		obj.Status.Conditions = []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Up", LastTransitionTime: metav1.Now()}}
+		if err := e.direct.Status().Update(ctx, obj, client.FieldOwner("proxy-controller")); err != nil {
+			t.Fatal(err)
+		}
+		e.synced(t, ctx, obj)
+		// Now it applies a status without addresses.
+		st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithConditions(
+			metav1ac.Condition().WithType("Ready").WithStatus(metav1.ConditionTrue).WithReason("Up").WithMessage("").WithLastTransitionTime(obj.Status.Conditions[0].LastTransitionTime)))
+		got, _, err := gen.EnsureProxyStatus(ctx, e.c, st, ensure.FieldManager("proxy-controller"), ensure.WithCache(ensure.NewSkipCache()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Status.Addresses) != 0 {
+			t.Fatalf("the Update-era status field stayed: %v; managers %v", got.Status.Addresses, managers(got))
+		}
+		for _, m := range got.ManagedFields {
+			if m.Manager == "proxy-controller" && m.Operation == metav1.ManagedFieldsOperationUpdate {
+				t.Fatalf("an Update entry of ours is left: %v", managers(got))
+			}
+		}
+	})
+}
+
+// applyPatchOf is an apply patch of a configuration, for writers other
+// than Ensure.
+func applyPatchOf(t *testing.T, ac any) client.Patch {
+	t.Helper()
+	b, err := json.Marshal(ac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client.RawPatch(types.ApplyPatchType, b)
 }
