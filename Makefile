@@ -31,7 +31,7 @@ oracle-tools: ## build controller-gen v0.23 (the differential tests' oracle) int
 
 test: lint verify envtest-assets oracle-tools ## everything CI runs: lint, verify, all tests on a real kube-apiserver (with controller-gen as the oracle), the benchmark smoke run
 	cd ensure && $(GO) test -count=1 ./...
-	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...
 	$(MAKE) --no-print-directory bench-smoke
 
 fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; TestOracleRandom checks random APIs against controller-gen and kube-apiserver for 3 minutes
@@ -59,7 +59,7 @@ bench-report: ## render docs/benchmarks.md again from the results `make bench` s
 	cd bench && $(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
 
 bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern and scenario, report into a temp folder, counts asserted
-	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 ./...
+	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...
 
 bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen; figures go to docs/generator-benchmark.md
 	bash hack/bench-gen.sh
