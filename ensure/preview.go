@@ -44,27 +44,14 @@ var volatile = fieldpath.NewSet(
 
 // diff compares the live object (nil: none yet) with the dry run's answer.
 func diff(t *typed.ParseableType, live, answer client.Object) (Diff, error) {
-	pt := typed.DeducedParseableType
-	if t != nil {
-		pt = *t
-	}
-	var after *typed.TypedValue
-	var err error
-	if u, ok := answer.(*unstructured.Unstructured); ok {
-		after, err = pt.FromUnstructured(u.Object, typed.AllowDuplicates)
-	} else {
-		after, err = pt.FromStructured(answer, typed.AllowDuplicates)
-	}
+	pt := schemaOr(t)
+	after, err := typedOf(pt, answer)
 	if err != nil {
-		return Diff{}, fmt.Errorf("ensure: preview: %w", err)
+		return Diff{}, err
 	}
-	var before *typed.TypedValue
-	if live != nil {
-		if before, err = pt.FromStructured(live, typed.AllowDuplicates); err != nil {
-			return Diff{}, fmt.Errorf("ensure: preview: %w", err)
-		}
-	} else if before, err = pt.FromUnstructured(map[string]any{}, typed.AllowDuplicates); err != nil {
-		return Diff{}, fmt.Errorf("ensure: preview: %w", err)
+	before, err := typedOf(pt, live)
+	if err != nil {
+		return Diff{}, err
 	}
 	cmp, err := before.Compare(after)
 	if err != nil {
@@ -106,23 +93,14 @@ func diff(t *typed.ParseableType, live, answer client.Object) (Diff, error) {
 // merged by the kind's schema without a server: no defaulting, and no
 // pruning of fields this manager stopped setting.
 func localMerge(t *typed.ParseableType, live client.Object, intent *unstructured.Unstructured) (client.Object, error) {
-	pt := typed.DeducedParseableType
-	if t != nil {
-		pt = *t
-	}
-	var base *typed.TypedValue
-	var err error
-	if live != nil {
-		base, err = pt.FromStructured(live, typed.AllowDuplicates)
-	} else {
-		base, err = pt.FromUnstructured(map[string]any{}, typed.AllowDuplicates)
-	}
+	pt := schemaOr(t)
+	base, err := typedOf(pt, live)
 	if err != nil {
-		return nil, fmt.Errorf("ensure: preview: %w", err)
+		return nil, err
 	}
-	in, err := pt.FromUnstructured(intent.Object, typed.AllowDuplicates)
+	in, err := typedOf(pt, intent)
 	if err != nil {
-		return nil, fmt.Errorf("ensure: preview: %w", err)
+		return nil, err
 	}
 	merged, err := base.Merge(in)
 	if err != nil {
@@ -133,6 +111,32 @@ func localMerge(t *typed.ParseableType, live client.Object, intent *unstructured
 		return nil, fmt.Errorf("ensure: preview: the merged object is not an object")
 	}
 	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// schemaOr is the kind's schema, or a deduced one when Ensure has none.
+func schemaOr(t *typed.ParseableType) typed.ParseableType {
+	if t != nil {
+		return *t
+	}
+	return typed.DeducedParseableType
+}
+
+// typedOf reads obj (nil: an empty object) as a value of pt.
+func typedOf(pt typed.ParseableType, obj client.Object) (*typed.TypedValue, error) {
+	var tv *typed.TypedValue
+	var err error
+	switch o := obj.(type) {
+	case nil:
+		tv, err = pt.FromUnstructured(map[string]any{}, typed.AllowDuplicates)
+	case *unstructured.Unstructured:
+		tv, err = pt.FromUnstructured(o.Object, typed.AllowDuplicates)
+	default:
+		tv, err = pt.FromStructured(o, typed.AllowDuplicates)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ensure: preview: %w", err)
+	}
+	return tv, nil
 }
 
 // show prints the value at p in v as JSON.
