@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/ssagen/ssagen/internal/contract"
@@ -124,28 +125,9 @@ func runCreateUpdate(p *pass) {
 			return true
 		}
 		ifs := n.(*ast.IfStmt)
-		check, negated := p.alreadyExistsCheck(ifs.Cond)
-		if check == nil || setsGenerateName(body) || p.afterNotFound(stack) {
-			return true
-		}
-		create := p.createFor(ifs, check.Args[0], body)
+		create, writes := p.createUpdateSite(ifs, stack, body)
 		if create == nil {
 			return true
-		}
-		writes := calls(ifs.Body)
-		if negated {
-			// if !IsAlreadyExists(err) { return err } — then an Update after
-			// it is create-update; nothing after it, AlreadyExists is ignored.
-			writes = nil
-			if block, i := enclosingBlock(stack, ifs); block != nil {
-				for _, s := range block.List[i+1:] {
-					for _, c := range calls(s) {
-						if p.writesSameObject(c, create) {
-							writes = append(writes, c)
-						}
-					}
-				}
-			}
 		}
 		for _, c := range writes {
 			if p.isWriteCall(c) {
@@ -435,15 +417,52 @@ func runUpdateFromScratch(p *pass) {
 	})
 }
 
-// partOfCreateUpdate reports whether the write call is the Update (or
-// Patch) of a Create → AlreadyExists → Update site, which create-update
-// reports at the Create: inside `if IsAlreadyExists(err)` after a Create,
-// or after `if !IsAlreadyExists(err) { return }` in the same block.
+// createUpdateSite recognises a Create whose AlreadyExists check is ifs
+// (stack ends at ifs): the Create, and the calls that follow the check on
+// its AlreadyExists path — inside `if IsAlreadyExists(err)`, or after
+// `if !IsAlreadyExists(err) { return }` in the same block, writing the
+// same object. create is nil where create-update stays silent (no such
+// Create, generateName, or a Create only after a NotFound).
+func (p *pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.BlockStmt) (create *ast.CallExpr, writes []*ast.CallExpr) {
+	check, negated := p.alreadyExistsCheck(ifs.Cond)
+	if check == nil || setsGenerateName(body) || p.afterNotFound(stack) {
+		return nil, nil
+	}
+	if create = p.createFor(ifs, check.Args[0], body); create == nil {
+		return nil, nil
+	}
+	if !negated {
+		return create, calls(ifs.Body)
+	}
+	// if !IsAlreadyExists(err) { return err } — then an Update after it
+	// is create-update; nothing after it, AlreadyExists is ignored.
+	if block, i := enclosingBlock(stack, ifs); block != nil {
+		for _, s := range block.List[i+1:] {
+			for _, c := range calls(s) {
+				if p.writesSameObject(c, create) {
+					writes = append(writes, c)
+				}
+			}
+		}
+	}
+	return create, writes
+}
+
+// partOfCreateUpdate reports whether the write call is one a
+// create-update finding reports at its Create: the call is on the
+// AlreadyExists path of a site whose check encloses it or precedes it in
+// an enclosing block.
 func (p *pass) partOfCreateUpdate(call *ast.CallExpr, stack []ast.Node, body *ast.BlockStmt) bool {
+	inSite := func(ifs *ast.IfStmt, ifStack []ast.Node) bool {
+		if _, writes := p.createUpdateSite(ifs, ifStack, body); slices.Contains(writes, call) {
+			return p.isWriteCall(call)
+		}
+		return false
+	}
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch n := stack[i].(type) {
 		case *ast.IfStmt:
-			if check, negated := p.alreadyExistsCheck(n.Cond); check != nil && !negated && containsNode(n.Body, call) && p.createFor(n, check.Args[0], body) != nil {
+			if inSite(n, stack[:i+1]) {
 				return true
 			}
 		case *ast.BlockStmt:
@@ -451,14 +470,8 @@ func (p *pass) partOfCreateUpdate(call *ast.CallExpr, stack []ast.Node, body *as
 				if st.Pos() >= call.Pos() {
 					break
 				}
-				ifs, ok := st.(*ast.IfStmt)
-				if !ok {
-					continue
-				}
-				if check, negated := p.alreadyExistsCheck(ifs.Cond); check != nil && negated {
-					if create := p.createFor(ifs, check.Args[0], body); create != nil && p.writesSameObject(call, create) {
-						return true
-					}
+				if ifs, ok := st.(*ast.IfStmt); ok && inSite(ifs, append(stack[:i+1:i+1], ifs)) {
+					return true
 				}
 			}
 		}
