@@ -68,6 +68,24 @@ const (
 	externalFlagHint = "pass --external-applyconfigurations=%s:<import path of its apply configurations>, or make it a value type"
 )
 
+// matchesAny reports whether a go list pattern names the import path:
+// the path itself, or a /... pattern above it. Relative patterns name
+// folders of the current module, never a package of --ensure-kinds.
+func matchesAny(patterns []string, pkgPath string) bool {
+	for _, pat := range patterns {
+		switch {
+		case strings.HasPrefix(pat, "."):
+		case pat == pkgPath:
+			return true
+		case strings.HasSuffix(pat, "/..."):
+			if base := strings.TrimSuffix(pat, "/..."); pkgPath == base || strings.HasPrefix(pkgPath, base+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // loadPackages is packages.Load; a run calls it twice at most: the input
 // with the packages of --ensure-kinds, then the apply configurations they
 // use (TestTwoPackageLoads counts).
@@ -109,8 +127,10 @@ func Load(cfg Config) (*model.Universe, error) {
 	l.ensurePkgs = map[string]*packages.Package{}
 	for _, p := range all {
 		if _, ok := ensureKinds[p.PkgPath]; ok {
-			l.ensurePkgs[p.PkgPath] = p // named by --ensure-kinds: not an input
-			continue
+			l.ensurePkgs[p.PkgPath] = p // named by --ensure-kinds
+			if !matchesAny(cfg.Patterns, p.PkgPath) {
+				continue // and not an input
+			}
 		}
 		pkgs = append(pkgs, p)
 	}

@@ -32,3 +32,23 @@ func TestTwoPackageLoads(t *testing.T) {
 		t.Errorf("%d package loads, want 2", calls)
 	}
 }
+
+// TestInputAlsoNamedByEnsureKinds: a package that is an input and holds a
+// kind named by --ensure-kinds (ssagen generate --ensure-kinds
+// k8s.io/api/core/v1.Service k8s.io/api/core/v1) stays an input.
+func TestInputAlsoNamedByEnsureKinds(t *testing.T) {
+	for _, pattern := range []string{"k8s.io/api/rbac/v1", "k8s.io/api/rbac/..."} {
+		u, err := Load(Config{Dir: "../..", Patterns: []string{pattern}, OutputPkg: "example.com/out",
+			EnsureKinds: []string{"k8s.io/api/rbac/v1.Role"}, CompatApplyconfigurationGen: true})
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		input := false
+		for _, gv := range u.GroupVersions {
+			input = input || (gv.PkgPath == "k8s.io/api/rbac/v1" && !gv.External && len(gv.Kinds()) > 0)
+		}
+		if !input {
+			t.Errorf("%s: k8s.io/api/rbac/v1 is not an input", pattern)
+		}
+	}
+}
