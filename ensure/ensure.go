@@ -54,6 +54,7 @@ type options struct {
 	alwaysSend         bool
 	createOnly         bool
 	noOwner            bool
+	ownerLabels        bool
 	cache              *SkipCache
 	reassertAfter      time.Duration
 	migrateFrom        []string
@@ -85,6 +86,24 @@ func CreateOnly() Option { return func(o *options) { o.createOnly = true } }
 
 // NoOwner applies without an owner reference (owner may then be nil).
 func NoOwner() Option { return func(o *options) { o.noOwner = true } }
+
+// OwnerLabels lets a namespaced owner own a child that cannot carry an
+// owner reference to it — a cluster-scoped object, or one in another
+// namespace — by recording the owner on the child instead: the label
+// OwnerUIDLabel (the owner's UID) and the annotation OwnerAnnotation
+// (its kind and name). The garbage collector does not see such children;
+// Prune and Finalize do, and LabelledOwner maps their events to the
+// owner. Children that can carry a reference still get one.
+func OwnerLabels() Option { return func(o *options) { o.ownerLabels = true } }
+
+// The label and annotation OwnerLabels sets on a child.
+const (
+	// OwnerUIDLabel holds the owner's UID.
+	OwnerUIDLabel = "ensure.ssagen.io/owner-uid"
+	// OwnerAnnotation holds the owner's kind and name:
+	// <Kind>[.<group>]/<namespace>/<name>.
+	OwnerAnnotation = "ensure.ssagen.io/owner"
+)
 
 // WithCache uses c instead of the process-wide DefaultCache.
 func WithCache(c *SkipCache) Option { return func(o *options) { o.cache = c } }
@@ -394,16 +413,19 @@ func setOwner(c client.Client, owner client.Object, in *intent, obj client.Objec
 	if err != nil {
 		return fmt.Errorf("ensure: is %s namespaced: %w", in.gvk.Kind, err)
 	}
-	if owner.GetNamespace() != "" {
-		if !namespaced {
-			return &OwnerError{Cause: ErrClusterScopedChild, Reason: fmt.Sprintf("namespaced %s %s/%s cannot own cluster-scoped %s %s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), in.gvk.Kind, in.name)}
-		}
-		if owner.GetNamespace() != in.namespace {
-			return &OwnerError{Cause: ErrCrossNamespace, Reason: fmt.Sprintf("%s %s/%s cannot own %s %s/%s in another namespace", ogvk.Kind, owner.GetNamespace(), owner.GetName(), in.gvk.Kind, in.namespace, in.name)}
-		}
-	}
 	if owner.GetUID() == "" {
 		return &OwnerError{Cause: ErrOwnerNoUID, Reason: fmt.Sprintf("owner %s %s has no UID: pass the object read from the API server (fake client fixtures need metadata.uid)", ogvk.Kind, owner.GetName())}
+	}
+	if owner.GetNamespace() != "" && (!namespaced || owner.GetNamespace() != in.namespace) {
+		if o.ownerLabels {
+			in.setOwnerLabels(owner.GetUID(), ogvk.GroupKind().String()+"/"+owner.GetNamespace()+"/"+owner.GetName())
+			return nil
+		}
+		const hint = "; pass ensure.OwnerLabels() to record the owner on the child instead, and prune it with ensure.Prune and ensure.Finalize"
+		if !namespaced {
+			return &OwnerError{Cause: ErrClusterScopedChild, Reason: fmt.Sprintf("namespaced %s %s/%s cannot own cluster-scoped %s %s%s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), in.gvk.Kind, in.name, hint)}
+		}
+		return &OwnerError{Cause: ErrCrossNamespace, Reason: fmt.Sprintf("%s %s/%s cannot own %s %s/%s in another namespace%s", ogvk.Kind, owner.GetNamespace(), owner.GetName(), in.gvk.Kind, in.namespace, in.name, hint)}
 	}
 	ref := metav1.OwnerReference{
 		APIVersion: ogvk.GroupVersion().String(), Kind: ogvk.Kind, Name: owner.GetName(), UID: owner.GetUID(),
@@ -460,6 +482,9 @@ func checkController(live client.Object, owner client.Object) error {
 		if r.Controller != nil && *r.Controller && r.UID != owner.GetUID() {
 			return &OwnerError{Cause: ErrAlreadyControlled, Reason: fmt.Sprintf("%s is already controlled by %s %s", live.GetName(), r.Kind, r.Name)}
 		}
+	}
+	if uid, ok := live.GetLabels()[OwnerUIDLabel]; ok && uid != string(owner.GetUID()) {
+		return &OwnerError{Cause: ErrAlreadyControlled, Reason: fmt.Sprintf("%s is already owned by %s (label %s)", live.GetName(), live.GetAnnotations()[OwnerAnnotation], OwnerUIDLabel)}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // intent is what one Ensure call applies: the apply configuration's JSON
@@ -24,6 +25,11 @@ type intent struct {
 	name, namespace string
 	// refs are the configuration's owner references, as setOwner left them.
 	refs []metav1.OwnerReference
+	// labels and annotations are the configuration's, with the owner's
+	// label and annotation added when setOwnerLabels was called (nil
+	// otherwise: the configuration's own bytes stand).
+	labels, annotations map[string]string
+	header, headerAnn   map[string]string // the configuration's own
 	// rewrite: the metadata must be re-encoded (references set, a
 	// resourceVersion to drop).
 	rewrite bool
@@ -40,6 +46,8 @@ type intentHeader struct {
 		Namespace       string                  `json:"namespace"`
 		ResourceVersion string                  `json:"resourceVersion"`
 		OwnerReferences []metav1.OwnerReference `json:"ownerReferences"`
+		Labels          map[string]string       `json:"labels"`
+		Annotations     map[string]string       `json:"annotations"`
 	} `json:"metadata"`
 }
 
@@ -63,7 +71,7 @@ func newIntent(desired runtime.ApplyConfiguration) (*intent, error) {
 	}
 	return &intent{
 		gvk: gv.WithKind(h.Kind), name: h.Metadata.Name, namespace: h.Metadata.Namespace,
-		refs: h.Metadata.OwnerReferences,
+		refs: h.Metadata.OwnerReferences, header: h.Metadata.Labels, headerAnn: h.Metadata.Annotations,
 		// A resourceVersion would turn apply into optimistic locking: 409s again.
 		rewrite: h.Metadata.ResourceVersion != "",
 		body:    b,
@@ -80,6 +88,22 @@ func (in *intent) setController(ref metav1.OwnerReference) {
 		}
 	}
 	in.refs = append(refs, ref)
+	in.rewrite = true
+}
+
+// setOwnerLabels records the owner on the child: its UID as the label
+// OwnerUIDLabel, its kind and name as the annotation OwnerAnnotation.
+func (in *intent) setOwnerLabels(uid types.UID, owner string) {
+	in.labels = make(map[string]string, len(in.header)+1)
+	for k, v := range in.header {
+		in.labels[k] = v
+	}
+	in.labels[OwnerUIDLabel] = string(uid)
+	in.annotations = make(map[string]string, len(in.headerAnn)+1)
+	for k, v := range in.headerAnn {
+		in.annotations[k] = v
+	}
+	in.annotations[OwnerAnnotation] = owner
 	in.rewrite = true
 }
 
@@ -124,6 +148,10 @@ func (in *intent) rewriteMetadata() ([]byte, error) {
 		switch string(b[m.keyStart:m.keyEnd]) {
 		case `"resourceVersion"`, `"ownerReferences"`:
 			return
+		case `"labels"`, `"annotations"`:
+			if in.labels != nil {
+				return
+			}
 		}
 		if !first {
 			out = append(out, ',')
@@ -143,6 +171,25 @@ func (in *intent) rewriteMetadata() ([]byte, error) {
 		}
 		out = append(out, `"ownerReferences":`...)
 		out = append(out, refs...)
+		first = false
+	}
+	if in.labels != nil {
+		// encoding/json sorts map keys: the bytes, and the hash, are stable.
+		labels, err := json.Marshal(in.labels)
+		if err != nil {
+			return nil, err
+		}
+		annotations, err := json.Marshal(in.annotations)
+		if err != nil {
+			return nil, err
+		}
+		if !first {
+			out = append(out, ',')
+		}
+		out = append(out, `"labels":`...)
+		out = append(out, labels...)
+		out = append(out, `,"annotations":`...)
+		out = append(out, annotations...)
 	}
 	out = append(out, '}')
 	return append(out, b[md.valEnd:]...), nil

@@ -2,19 +2,25 @@ package ensure_test
 
 import (
 	"context"
+	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/ssagen/ssagen/ensure"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
+	rbacv1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
 
@@ -98,5 +104,227 @@ func TestPruneOnFakeClient(t *testing.T) {
 	var list corev1.ConfigMapList
 	if err := c.List(ctx, &list); err != nil || len(list.Items) != 1 || list.Items[0].Name != "keep" {
 		t.Fatalf("left: %v %v", err, list.Items)
+	}
+}
+
+// waitCache waits until the cache answers get with ok.
+func waitCache(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if ok() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the cache never showed %s", what)
+}
+
+// TestClusterScopedChildrenOfNamespacedOwner: a namespaced Sandbox owns
+// ClusterRoles through OwnerLabels. They are pruned like referenced
+// children, and deleted with the owner by Finalize: one DELETE each, one
+// patch for the finalizer, none when nothing is to do; another owner's
+// and an unlabelled ClusterRole are never touched.
+func TestClusterScopedChildrenOfNamespacedOwner(t *testing.T) {
+	e, ctx := setup(t)
+	cache := ensure.WithCache(ensure.NewSkipCache())
+	newSandbox := func(name string) *platformv1alpha1.Sandbox {
+		s := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+			Spec: platformv1alpha1.SandboxSpec{PodTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				Containers: []corev1.Container{{Name: "main", Image: "busybox"}}}}}}
+		if err := e.direct.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	owner, other := newSandbox("s1"), newSandbox("s2")
+	role := func(name string) *rbacv1ac.ClusterRoleApplyConfiguration {
+		return rbacv1ac.ClusterRole(name).WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("nodes").WithVerbs("get"))
+	}
+
+	_, _, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, owner, role("s1-read"), cache)
+	if !errors.Is(err, ensure.ErrClusterScopedChild) || !strings.Contains(err.Error(), "ensure.OwnerLabels()") {
+		t.Fatalf("without OwnerLabels: %v, want ErrClusterScopedChild naming the option", err)
+	}
+	var last client.Object
+	for _, name := range []string{"s1-read", "s1-old", "s1-older"} {
+		obj, res, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, owner, role(name).WithLabels(map[string]string{"team": "a"}), cache, ensure.OwnerLabels())
+		if err != nil || res != ensure.Created {
+			t.Fatalf("%s: %v %v", name, res, err)
+		}
+		if obj.Labels[ensure.OwnerUIDLabel] != string(owner.UID) || obj.Labels["team"] != "a" ||
+			obj.Annotations[ensure.OwnerAnnotation] != "Sandbox.platform.ssagen.dev/default/s1" || len(obj.OwnerReferences) != 0 {
+			t.Fatalf("%s: labels %v, annotations %v, references %v", name, obj.Labels, obj.Annotations, obj.OwnerReferences)
+		}
+		last = obj
+	}
+	theirs, _, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, other, role("s2-read"), cache, ensure.OwnerLabels())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, other, role("s1-read"), ensure.OwnerLabels()); !errors.Is(err, ensure.ErrAlreadyControlled) {
+		t.Fatalf("another owner taking s1-read: %v, want ErrAlreadyControlled", err)
+	}
+	loose := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "loose"}}
+	if err := e.direct.Create(ctx, loose); err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, last)
+	e.synced(t, ctx, theirs)
+	e.synced(t, ctx, loose)
+
+	// Steady state: the same intent sends nothing.
+	before := e.counter.Snapshot()
+	if _, res, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, owner, role("s1-read").WithLabels(map[string]string{"team": "a"}), cache, ensure.OwnerLabels()); err != nil || res != ensure.Skipped {
+		t.Fatalf("again: %v %v", res, err)
+	}
+	if got := e.counter.Since(before); len(got) != 0 {
+		t.Fatalf("an unchanged labelled child sent %s", testenv.String(got))
+	}
+
+	// Prune: the two no longer wanted, one DELETE each.
+	before = e.counter.Snapshot()
+	n, err := ensure.Prune(ctx, e.c, owner, &rbacv1.ClusterRoleList{}, []client.ObjectKey{{Name: "s1-read"}})
+	if err != nil || n != 2 {
+		t.Fatalf("prune: %d %v", n, err)
+	}
+	if got := e.counter.Since(before); testenv.Total(got, "DELETE 200") != 2 || writes(got) != 2 {
+		t.Fatalf("pruning two cluster-scoped children took %s, want two DELETEs", testenv.String(got))
+	}
+	waitCache(t, "the pruned ClusterRoles gone", func() bool {
+		return apierrors.IsNotFound(e.c.Get(ctx, client.ObjectKey{Name: "s1-old"}, &rbacv1.ClusterRole{})) &&
+			apierrors.IsNotFound(e.c.Get(ctx, client.ObjectKey{Name: "s1-older"}, &rbacv1.ClusterRole{}))
+	})
+
+	// The owner's events map back to it.
+	var cr rbacv1.ClusterRole
+	if err := e.c.Get(ctx, client.ObjectKey{Name: "s1-read"}, &cr); err != nil {
+		t.Fatal(err)
+	}
+	reqs := ensure.LabelledOwner(e.c.Scheme(), &platformv1alpha1.Sandbox{})(ctx, &cr)
+	if len(reqs) != 1 || reqs[0].Namespace != "default" || reqs[0].Name != "s1" {
+		t.Fatalf("LabelledOwner: %v", reqs)
+	}
+	if reqs := ensure.LabelledOwner(e.c.Scheme(), &platformv1alpha1.Project{})(ctx, &cr); len(reqs) != 0 {
+		t.Fatalf("LabelledOwner for another owner kind: %v", reqs)
+	}
+
+	// Finalize while the owner lives: the finalizer, once.
+	live := &platformv1alpha1.Sandbox{}
+	waitCache(t, "the sandbox", func() bool { return e.c.Get(ctx, client.ObjectKeyFromObject(owner), live) == nil })
+	children := []client.ObjectList{&rbacv1.ClusterRoleList{}}
+	before = e.counter.Snapshot()
+	if deleting, err := ensure.Finalize(ctx, e.c, live, cleanup, children); err != nil || deleting {
+		t.Fatalf("finalize (alive): %v %v", deleting, err)
+	}
+	if got := e.counter.Since(before); writes(got) != 1 || testenv.Total(got, "PATCH 200") != 1 {
+		t.Fatalf("adding the finalizer took %s, want one apply", testenv.String(got))
+	}
+	e.synced(t, ctx, live)
+	before = e.counter.Snapshot()
+	if deleting, err := ensure.Finalize(ctx, e.c, live, cleanup, children); err != nil || deleting {
+		t.Fatalf("finalize (alive, again): %v %v", deleting, err)
+	}
+	if got := e.counter.Since(before); len(got) != 0 {
+		t.Fatalf("finalize with the finalizer in place sent %s", testenv.String(got))
+	}
+
+	// The owner is deleted: its child goes, then the finalizer.
+	if err := e.direct.Delete(ctx, owner); err != nil {
+		t.Fatal(err)
+	}
+	waitCache(t, "the sandbox being deleted", func() bool {
+		return e.c.Get(ctx, client.ObjectKeyFromObject(owner), live) == nil && live.DeletionTimestamp != nil
+	})
+	before = e.counter.Snapshot()
+	if deleting, err := ensure.Finalize(ctx, e.c, live, cleanup, children); err != nil || !deleting {
+		t.Fatalf("finalize (deleting): %v %v", deleting, err)
+	}
+	if got := e.counter.Since(before); writes(got) != 2 || testenv.Total(got, "DELETE 200") != 1 || testenv.Total(got, "PATCH 200") != 1 {
+		t.Fatalf("finalizing took %s, want one DELETE and one patch", testenv.String(got))
+	}
+	if err := e.direct.Get(ctx, client.ObjectKeyFromObject(owner), &platformv1alpha1.Sandbox{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("the sandbox is still there: %v", err)
+	}
+	var left rbacv1.ClusterRoleList
+	if err := e.direct.List(ctx, &left); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range left.Items {
+		if strings.HasPrefix(r.Name, "s1-") || strings.HasPrefix(r.Name, "s2-") || r.Name == "loose" {
+			names = append(names, r.Name)
+		}
+	}
+	if strings.Join(names, ",") != "loose,s2-read" {
+		t.Fatalf("ClusterRoles left: %v, want loose and s2-read (another owner's)", names)
+	}
+}
+
+// TestFinalizeWaitsForChildrenWithFinalizers: a child held by a finalizer
+// of its own keeps the owner's finalizer until it is gone.
+func TestFinalizeWaitsForChildrenWithFinalizers(t *testing.T) {
+	ctx := context.Background()
+	now := metav1.Now()
+	owner := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: "s1", Namespace: "default", UID: "uid-s1",
+		Finalizers: []string{cleanup}, DeletionTimestamp: &now}}
+	held := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "held", Finalizers: []string{"other.example.com/hold"},
+		Labels: map[string]string{ensure.OwnerUIDLabel: "uid-s1"}}}
+	c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner, held).Build()
+	children := []client.ObjectList{&rbacv1.ClusterRoleList{}}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(owner), owner); err != nil {
+		t.Fatal(err)
+	}
+	deleting, err := ensure.Finalize(ctx, c, owner, cleanup, children)
+	if !deleting || !errors.Is(err, ensure.ErrChildrenRemain) {
+		t.Fatalf("with a held child: %v %v, want ErrChildrenRemain", deleting, err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(owner), owner); err != nil || !slices.Contains(owner.Finalizers, cleanup) {
+		t.Fatalf("the owner lost its finalizer early: %v %v", owner.Finalizers, err)
+	}
+	// The other finalizer goes; the child with it.
+	if err := c.Get(ctx, client.ObjectKeyFromObject(held), held); err != nil {
+		t.Fatal(err)
+	}
+	held.Finalizers = nil
+	if err := c.Update(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	if deleting, err := ensure.Finalize(ctx, c, owner, cleanup, children); err != nil || !deleting {
+		t.Fatalf("once the child is gone: %v %v", deleting, err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(owner), owner); !apierrors.IsNotFound(err) {
+		t.Fatalf("the owner should be gone with its last finalizer: %v", err)
+	}
+}
+
+// TestOwnerLabelsOnFakeClient: the same calls in a reconciler's unit test.
+func TestOwnerLabelsOnFakeClient(t *testing.T) {
+	ctx := context.Background()
+	owner := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: "s1", Namespace: "default", UID: "uid-s1"}}
+	c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).Build()
+	for _, name := range []string{"keep", "drop"} {
+		if _, _, err := rbacv1ensure.EnsureClusterRole(ctx, c, owner, rbacv1ac.ClusterRole(name), ensure.OwnerLabels()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := ensure.Prune(ctx, c, owner, &rbacv1.ClusterRoleList{}, []client.ObjectKey{{Name: "keep"}}); err != nil || n != 1 {
+		t.Fatalf("prune: %d %v", n, err)
+	}
+	children := []client.ObjectList{&rbacv1.ClusterRoleList{}}
+	if deleting, err := ensure.Finalize(ctx, c, owner, cleanup, children); err != nil || deleting {
+		t.Fatalf("finalize (alive): %v %v", deleting, err)
+	}
+	if err := c.Delete(ctx, owner); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(owner), owner); err != nil || owner.DeletionTimestamp == nil {
+		t.Fatalf("the owner should be held by its finalizer: %v", err)
+	}
+	if deleting, err := ensure.Finalize(ctx, c, owner, cleanup, children); err != nil || !deleting {
+		t.Fatalf("finalize (deleting): %v %v", deleting, err)
+	}
+	var left rbacv1.ClusterRoleList
+	if err := c.List(ctx, &left); err != nil || len(left.Items) != 0 {
+		t.Fatalf("left: %v %v", err, left.Items)
 	}
 }
