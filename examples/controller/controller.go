@@ -32,6 +32,15 @@ import (
 // FieldManager is the example operator's field manager.
 const FieldManager = "platform-operator"
 
+// Finalizer holds a Project until its children are deleted.
+const Finalizer = "platform.ssagen.dev/children"
+
+// projectChildren lists the kinds of a Project's children.
+func projectChildren() []client.ObjectList {
+	return []client.ObjectList{&rbacv1.RoleList{}, &rbacv1.RoleBindingList{}, &corev1.ServiceAccountList{},
+		&rbacv1.ClusterRoleList{}, &rbacv1.ClusterRoleBindingList{}}
+}
+
 // ProjectReconciler keeps a Project's RBAC as desired.
 type ProjectReconciler struct {
 	client.Client
@@ -39,7 +48,11 @@ type ProjectReconciler struct {
 }
 
 // Reconcile ensures a Role, RoleBinding and ServiceAccount per namespace,
-// and a ClusterRole and ClusterRoleBinding per project.
+// and a ClusterRole and ClusterRoleBinding per project; prunes those of
+// namespaces the project dropped; and deletes them all with the project.
+// (On a cluster the garbage collector would collect them too, as they
+// carry the project's owner reference; deleting them here does not wait
+// for it, and works where none runs, as in envtest.)
 func (r *ProjectReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	r.Reconciles.Add(1)
 	var p platformv1alpha1.Project
@@ -47,11 +60,16 @@ func (r *ProjectReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	opt := ensure.FieldManager(FieldManager)
+	if deleting, err := ensure.Finalize(ctx, r.Client, &p, Finalizer, projectChildren(), opt); err != nil || deleting {
+		return ctrl.Result{}, err
+	}
+	var keep []client.ObjectKey
 	var subjects []*rbacv1ac.SubjectApplyConfiguration
 	for _, m := range p.Spec.Members {
 		subjects = append(subjects, rbacv1ac.Subject().WithKind(m.Kind).WithName(m.Name).WithAPIGroup("rbac.authorization.k8s.io"))
 	}
 	for _, ns := range p.Spec.Namespaces {
+		keep = append(keep, client.ObjectKey{Namespace: ns, Name: p.Name + "-member"}, client.ObjectKey{Namespace: ns, Name: p.Name})
 		if _, _, err := rbacensure.EnsureRole(ctx, r.Client, &p, rbacv1ac.Role(p.Name+"-member", ns).
 			WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods", "services").WithVerbs("get", "list", "watch")), opt); err != nil {
 			return ctrl.Result{}, err
@@ -74,6 +92,12 @@ func (r *ProjectReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("ClusterRole").WithName(p.Name+"-admin")).
 		WithSubjects(subjects...), opt); err != nil {
 		return ctrl.Result{}, err
+	}
+	// The namespaces the project no longer lists lose its children.
+	for _, list := range projectChildren()[:3] {
+		if _, err := ensure.Prune(ctx, r.Client, &p, list, keep); err != nil {
+			return ctrl.Result{}, err
+		}
 	}
 	_, _, err := apiensure.EnsureProjectStatus(ctx, r.Client, ac.Project(p.Name).WithStatus(ac.ProjectStatus().
 		WithPhase(platformv1alpha1.ProjectReady).WithObservedGeneration(p.Generation).

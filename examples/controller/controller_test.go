@@ -28,4 +28,21 @@ func TestExampleOperator(t *testing.T) {
 	if rep.SandboxReconciles != 1 {
 		t.Errorf("%d sandbox reconciles for %d kubelet writes, want 1 (Pending → Running)", rep.SandboxReconciles, rep.KubeletWrites)
 	}
+	// A dropped namespace: its Role, RoleBinding and ServiceAccount, one
+	// DELETE each, and the status of the new generation.
+	if n := testenv.Total(rep.Drop, "DELETE 200"); n != 3 || testenv.Total(rep.Drop, "DELETE") != 3 {
+		t.Errorf("dropping a namespace sent %s, want 3 DELETEs", testenv.String(rep.Drop))
+	}
+	// The deletion: 8 DELETEs and one patch removing the finalizer.
+	if testenv.Total(rep.Delete, "DELETE 200") != 8 || testenv.Total(rep.Delete, "DELETE") != 8 || testenv.Total(rep.Delete, "PATCH 200") != 1 {
+		t.Errorf("deleting the project sent %s, want 8 DELETEs and 1 PATCH", testenv.String(rep.Delete))
+	}
+	if rep.Leaked != 0 {
+		t.Errorf("%d children left after the project's deletion", rep.Leaked)
+	}
+	for _, m := range []map[string]int{rep.Drop, rep.Delete} {
+		if n := testenv.Total(m, "PATCH 409", "PUT 409", "DELETE 409"); n != 0 {
+			t.Errorf("%d conflicts", n)
+		}
+	}
 }

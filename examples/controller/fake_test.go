@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -84,10 +86,10 @@ func TestProjectReconcilerOnFakeClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := writes.Load()
-	// 2 namespaces × (Role, RoleBinding, ServiceAccount) + ClusterRole,
-	// ClusterRoleBinding + the status: 9 applies.
-	if first != 9 {
-		t.Errorf("first reconcile: %d writes, want 9", first)
+	// The finalizer, 2 namespaces × (Role, RoleBinding, ServiceAccount)
+	// + ClusterRole, ClusterRoleBinding + the status: 10 applies.
+	if first != 10 {
+		t.Errorf("first reconcile: %d writes, want 10", first)
 	}
 	isControlledByProject := func(obj client.Object) {
 		t.Helper()
@@ -168,4 +170,55 @@ func TestProjectReconcilerOnFakeClient(t *testing.T) {
 		t.Errorf("role binding after the new member: %+v %v", rb.Subjects, err)
 	}
 	t.Logf("first reconcile: %d writes; 3 resyncs: 0; a new member: %d", first, writes.Load()-before)
+
+	// A dropped namespace: its three children are pruned, and only those.
+	if err := c.Get(ctx, req.NamespacedName, &live); err != nil {
+		t.Fatal(err)
+	}
+	live.Spec.Namespaces = live.Spec.Namespaces[:1]
+	if err := c.Update(ctx, &live); err != nil {
+		t.Fatal(err)
+	}
+	before = writes.Load()
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := writes.Load() - before; n != 3 {
+		t.Errorf("dropping a namespace cost %d writes, want the 3 DELETEs", n)
+	}
+	for _, obj := range []client.Object{&rbacv1.Role{}, &rbacv1.RoleBinding{}, &corev1.ServiceAccount{}} {
+		name := "unit-member"
+		if _, ok := obj.(*corev1.ServiceAccount); ok {
+			name = "unit"
+		}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: "unit-b", Name: name}, obj); !apierrors.IsNotFound(err) {
+			t.Errorf("%T in the dropped namespace: %v", obj, err)
+		}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: "unit-a", Name: name}, obj); err != nil {
+			t.Errorf("%T in the kept namespace: %v", obj, err)
+		}
+	}
+
+	// The project is deleted: its 5 children, then its finalizer.
+	if err := c.Delete(ctx, &live); err != nil {
+		t.Fatal(err)
+	}
+	before = writes.Load()
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := writes.Load() - before; n != 6 {
+		t.Errorf("deleting the project cost %d writes, want 5 DELETEs and the finalizer's patch", n)
+	}
+	if err := c.Get(ctx, req.NamespacedName, &live); !apierrors.IsNotFound(err) {
+		t.Errorf("the project is still there: %v", err)
+	}
+	for _, list := range projectChildren() {
+		if err := c.List(ctx, list); err != nil {
+			t.Fatal(err)
+		}
+		if items, _ := meta.ExtractList(list); len(items) != 0 {
+			t.Errorf("%T: %d left", list, len(items))
+		}
+	}
 }

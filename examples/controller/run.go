@@ -7,8 +7,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
@@ -31,6 +34,11 @@ type Report struct {
 	SandboxReconciles int64
 	// Kubelet status writes during the pod start.
 	KubeletWrites int
+	// Requests the operator sent when the project dropped a namespace,
+	// and when the project was deleted.
+	Drop, Delete map[string]int
+	// Leaked counts the project's children left after its deletion.
+	Leaked int
 }
 
 // Run starts the example operator against cfg, creates a Project with
@@ -126,7 +134,58 @@ func Run(ctx context.Context, cfg *rest.Config, resyncs int, log io.Writer) (*Re
 	rep.PodStart = counter.Since(before)
 	rep.SandboxReconciles = sandboxes.Reconciles.Load() - startReconciles
 	fmt.Fprintf(log, "pod start, %d kubelet status writes: %d sandbox reconciles, operator sent %s\n", rep.KubeletWrites, rep.SandboxReconciles, testenv.String(rep.PodStart))
+
+	// The project drops a namespace: its Role, RoleBinding and
+	// ServiceAccount there are pruned.
+	before = counter.Snapshot()
+	var cur platformv1alpha1.Project
+	if err := direct.Get(ctx, client.ObjectKeyFromObject(p), &cur); err != nil {
+		return nil, err
+	}
+	cur.Spec.Namespaces = cur.Spec.Namespaces[:2]
+	if err := direct.Update(ctx, &cur); err != nil {
+		return nil, err
+	}
+	if err := waitFor(ctx, func() bool { return children(ctx, direct, cur.UID) == 8 }); err != nil {
+		return nil, fmt.Errorf("the dropped namespace's children were never pruned (%d children): %w", children(ctx, direct, cur.UID), err)
+	}
+	settle(ctx)
+	rep.Drop = counter.Since(before)
+	fmt.Fprintf(log, "the project drops a namespace (3 children): operator sent %s\n", testenv.String(rep.Drop))
+
+	// The project is deleted: its 8 children go, then its finalizer.
+	before = counter.Snapshot()
+	if err := direct.Delete(ctx, &cur); err != nil {
+		return nil, err
+	}
+	if err := waitFor(ctx, func() bool {
+		return apierrors.IsNotFound(direct.Get(ctx, client.ObjectKeyFromObject(p), &platformv1alpha1.Project{}))
+	}); err != nil {
+		return nil, fmt.Errorf("the project was never deleted: %w", err)
+	}
+	settle(ctx)
+	rep.Delete = counter.Since(before)
+	rep.Leaked = children(ctx, direct, cur.UID)
+	fmt.Fprintf(log, "the project is deleted (8 children): operator sent %s; %d children left\n", testenv.String(rep.Delete), rep.Leaked)
 	return rep, nil
+}
+
+// children counts the objects owner controls among a Project's child
+// kinds, read from the API server.
+func children(ctx context.Context, c client.Client, owner types.UID) int {
+	n := 0
+	for _, list := range projectChildren() {
+		if err := c.List(ctx, list); err != nil {
+			return -1
+		}
+		items, _ := meta.ExtractList(list)
+		for _, item := range items {
+			if ref := metav1.GetControllerOf(item.(client.Object)); ref != nil && ref.UID == owner {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // kubeletWalk is the status sequence of a pod start, seven writes.
