@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets oracle-tools lint fuzz bench bench-micro bench-report bench-smoke bench-gen example
+.PHONY: help generate verify test test-unit envtest-assets oracle-tools lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -55,8 +55,12 @@ bench-micro: envtest-assets ## measure only the per-call micro-benchmarks again 
 	cd bench; $(GO) tool benchstat -filter '.name:Apply' -col '/call@(raw-client-apply ensure-apply ensure-cache-hit)' ../.cache/bench/micro.txt | tee ../.cache/bench/benchstat.txt; \
 	$(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -micro ../.cache/bench/micro.txt -benchstat ../.cache/bench/benchstat.txt -out ../docs/benchmarks.md -charts ../docs/benchmarks
 
-bench-report: ## render docs/benchmarks.md again from the results `make bench` saved in .cache/bench (no measuring)
-	cd bench && $(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
+bench-removal: envtest-assets ## measure only the removal scenario again (prune, finalize, the hand-written loop) and render docs/benchmarks.md with the rest `make bench` saved
+	@set -eo pipefail; test -f .cache/bench/results.json || { echo "run make bench first" >&2; exit 1; }; \
+	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" $(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -removal -save ../.cache/bench/results.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
+
+bench-report: envtest-assets ## render docs/benchmarks.md again from the results `make bench` saved in .cache/bench (no measuring)
+	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" $(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
 
 bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern and scenario, report into a temp folder, counts asserted
 	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...

@@ -52,7 +52,7 @@ func TestSmoke(t *testing.T) {
 	if text2, err := os.ReadFile(md2); err != nil || string(text2) != string(text) {
 		t.Errorf("the report rendered from saved results differs (%v)", err)
 	}
-	for _, want := range []string{"## Scenario \"projects\"", "## Scenario \"proxy\"", "## Scenario \"sandbox\"", "## Targets", "](benchmarks/projects-requests.svg)"} {
+	for _, want := range []string{"## Scenario \"projects\"", "## Scenario \"proxy\"", "## Scenario \"sandbox\"", "## Targets", "### Removal", "](benchmarks/projects-requests.svg)"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -86,6 +86,32 @@ func TestSmoke(t *testing.T) {
 		}
 		if r.Resync.ControllerWrites() != 0 {
 			t.Errorf("projects %s: unchanged resyncs changed %d objects", r.Pattern, r.Resync.ControllerWrites())
+		}
+	}
+	if len(res.Removal) != len(Removals)*len(Smoke.Projects) {
+		t.Errorf("%d removal results, want %d", len(res.Removal), len(Removals)*len(Smoke.Projects))
+	}
+	for _, r := range res.Removal {
+		if r.CrossCheck != "" {
+			t.Errorf("removal %s: the API server counted otherwise: %s", r.Method, r.CrossCheck)
+		}
+		if r.Leaked != 0 {
+			t.Errorf("removal %s: %d children left after the projects' deletion", r.Method, r.Leaked)
+		}
+		if got := byVerbCode(r.Drop.Requests)["DELETE 200"]; got != 3*p {
+			t.Errorf("removal %s: %d DELETEs for a dropped namespace, want %d", r.Method, got, 3*p)
+		}
+		if r.Method != "ensure" {
+			continue
+		}
+		if got := byVerbCode(r.Steady.Requests); len(got) != 0 {
+			t.Errorf("removal ensure: nothing to remove sent %v", got)
+		}
+		if got, want := byVerbCode(r.Drop.Requests), map[string]int{"DELETE 200": 3 * p}; !equal(got, want) {
+			t.Errorf("removal ensure: a dropped namespace sent %v, want %v", got, want)
+		}
+		if got, want := byVerbCode(r.Delete.Requests), map[string]int{"DELETE 200": 5 * p, "PATCH 200": p}; !equal(got, want) {
+			t.Errorf("removal ensure: the deletion sent %v, want %v", got, want)
 		}
 	}
 	for _, r := range res.Proxy {

@@ -33,25 +33,29 @@ type ProjectsResult struct {
 }
 
 // projectChildren is a project's desired RBAC: a Role, RoleBinding and
-// ServiceAccount in its namespace, a ClusterRole and ClusterRoleBinding.
+// ServiceAccount in each of its namespaces, a ClusterRole and
+// ClusterRoleBinding.
 func projectChildren(p *platformv1alpha1.Project) []Child {
 	var subjects []*rbacv1ac.SubjectApplyConfiguration
 	for _, m := range p.Spec.Members {
 		subjects = append(subjects, rbacv1ac.Subject().WithKind(m.Kind).WithName(m.Name).WithAPIGroup("rbac.authorization.k8s.io"))
 	}
-	ns := p.Spec.Namespaces[0]
-	return []Child{
-		NewChild(rbacv1ac.Role(p.Name+"-member", ns).
-			WithLabels(map[string]string{"project": p.Name}).
-			WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods", "services").WithVerbs("get", "list", "watch")),
-			func() *rbacv1.Role { return &rbacv1.Role{} }, rbacensure.EnsureRole),
-		NewChild(rbacv1ac.RoleBinding(p.Name+"-member", ns).
-			WithLabels(map[string]string{"project": p.Name}).
-			WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("Role").WithName(p.Name+"-member")).
-			WithSubjects(subjects...),
-			func() *rbacv1.RoleBinding { return &rbacv1.RoleBinding{} }, rbacensure.EnsureRoleBinding),
-		NewChild(corev1ac.ServiceAccount(p.Name, ns).WithLabels(map[string]string{"project": p.Name}),
-			func() *corev1.ServiceAccount { return &corev1.ServiceAccount{} }, coreensure.EnsureServiceAccount),
+	var out []Child
+	for _, ns := range p.Spec.Namespaces {
+		out = append(out,
+			NewChild(rbacv1ac.Role(p.Name+"-member", ns).
+				WithLabels(map[string]string{"project": p.Name}).
+				WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods", "services").WithVerbs("get", "list", "watch")),
+				func() *rbacv1.Role { return &rbacv1.Role{} }, rbacensure.EnsureRole),
+			NewChild(rbacv1ac.RoleBinding(p.Name+"-member", ns).
+				WithLabels(map[string]string{"project": p.Name}).
+				WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("Role").WithName(p.Name+"-member")).
+				WithSubjects(subjects...),
+				func() *rbacv1.RoleBinding { return &rbacv1.RoleBinding{} }, rbacensure.EnsureRoleBinding),
+			NewChild(corev1ac.ServiceAccount(p.Name, ns).WithLabels(map[string]string{"project": p.Name}),
+				func() *corev1.ServiceAccount { return &corev1.ServiceAccount{} }, coreensure.EnsureServiceAccount))
+	}
+	return append(out,
 		NewChild(rbacv1ac.ClusterRole(p.Name+"-admin").
 			WithLabels(map[string]string{"project": p.Name}).
 			WithRules(rbacv1ac.PolicyRule().WithAPIGroups("platform.ssagen.dev").WithResources("projects").WithResourceNames(p.Name).WithVerbs("get", "update")),
@@ -61,7 +65,7 @@ func projectChildren(p *platformv1alpha1.Project) []Child {
 			WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("ClusterRole").WithName(p.Name+"-admin")).
 			WithSubjects(subjects...),
 			func() *rbacv1.ClusterRoleBinding { return &rbacv1.ClusterRoleBinding{} }, rbacensure.EnsureClusterRoleBinding),
-	}
+	)
 }
 
 // RunProjects runs pattern p on P projects: one resync creating the
@@ -122,32 +126,7 @@ func RunProjects(ctx context.Context, p Pattern, projects, resyncs, workers int)
 
 	res := &ProjectsResult{Pattern: p.Name, P: projects, K: resyncs, Workers: workers}
 	resync := func(m *Measure) {
-		var mu sync.Mutex
-		work := make(chan string)
-		var wg sync.WaitGroup
-		for i := 0; i < workers; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for name := range work {
-					start := time.Now()
-					err := reconcileProject(ctx, w, name)
-					d := time.Since(start)
-					mu.Lock()
-					m.Reconciles++
-					m.Durations = append(m.Durations, d)
-					if err != nil {
-						m.Errors++
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		for _, n := range names {
-			work <- n
-		}
-		close(work)
-		wg.Wait()
+		reconcileAll(names, workers, m, func(n string) error { return reconcileProject(ctx, w, n) })
 	}
 	measure := func(times int) (Measure, error) {
 		ph, err := r.begin(ctx)
@@ -192,6 +171,38 @@ func RunProjects(ctx context.Context, p Pattern, projects, resyncs, workers int)
 	}
 	res.CrossCheck = r.crossCheck(sum(res.Initial, res.Resync, res.Change))
 	return res, nil
+}
+
+// reconcileAll reconciles every name once, workers at a time, as a
+// controller's MaxConcurrentReconciles does, and adds the reconciles,
+// their errors and durations to m.
+func reconcileAll(names []string, workers int, m *Measure, reconcile func(string) error) {
+	var mu sync.Mutex
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name := range work {
+				start := time.Now()
+				err := reconcile(name)
+				d := time.Since(start)
+				mu.Lock()
+				m.Reconciles++
+				m.Durations = append(m.Durations, d)
+				if err != nil {
+					m.Errors++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, n := range names {
+		work <- n
+	}
+	close(work)
+	wg.Wait()
 }
 
 // waitProjects waits until the cache holds every project with members.

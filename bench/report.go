@@ -106,6 +106,30 @@ func writeReport(w io.Writer, res *Results, m Machine, command, chartRel string,
 	}
 	p("Requests exclude the informers' long-running watches. \"Writes changing an object\" are the watch events of the children (each a resourceVersion bump). \"Converge\" is one project's reconcile after its change, from the start of the reconcile to its last write answered. CPU and allocations are the whole benchmark process's (controller, client, informers) over the phase.\n\n")
 
+	if len(res.Removal) > 0 {
+		p("### Removal: a project drops a namespace, then is deleted\n\n")
+		p("P projects with two namespaces each (8 children), written with EnsureX; one resync with nothing to remove; every project drops its second namespace (its Role, RoleBinding and ServiceAccount there are to go: 3P deletes) and one resync follows; every project is deleted (a finalizer holds it until its 5 other children are deleted: 5P deletes) and one resync follows. The methods:\n\n| method | what it does |\n|---|---|\n")
+		seen := map[string]bool{}
+		for _, m := range Removals {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				p("| `%s` | %s |\n", m.Name, m.Title)
+			}
+		}
+		p("\n")
+		p("| P | method | requests, resync with nothing to remove | requests, namespace dropped | requests, project deleted | 409s | children left | apiserver_request_total |\n|---|---|---|---|---|---|---|---|\n")
+		for _, n := range cfg.Projects {
+			for _, r := range res.Removal {
+				if r.P != n {
+					continue
+				}
+				p("| %d | `%s` | %s | %s | %s | %d | %d | %s |\n", n, r.Method, r.Steady.Requests.ByVerbCode(NotWatch), r.Drop.Requests.ByVerbCode(NotWatch),
+					r.Delete.Requests.ByVerbCode(NotWatch), r.Steady.Conflicts()+r.Drop.Conflicts()+r.Delete.Conflicts(), r.Leaked, agrees(r.CrossCheck))
+			}
+		}
+		p("\nNo garbage collector runs in envtest: every child left is one the method failed to delete. On a cluster the garbage collector would also delete the children that carry the project's owner reference, with the same DELETE requests, sent by kube-controller-manager instead.\n\n")
+	}
+
 	p("## Scenario \"proxy\" (seed 001)\n\n")
 	p("A controller-runtime manager with %d workers reconciles Proxies that own a Deployment, a Service and an EndpointSlice through `Owns()`. A simulated kube-controller-manager writes each new Deployment's status in three steps, 20 ms apart (replicas, updated, available). The reconcile writes the three children, then the Proxy's `Ready` condition: True once the Deployment is available. At its first error a reconcile returns and the workqueue retries with exponential backoff. %d proxies are created one after another, each once the previous one is Ready and the controller quiet: what races is a proxy's own reconciles, requeued by its children's events while the Deployment's status moves (seed 001), not a queue of proxies.\n\n", cfg.Workers, cfg.Proxies)
 	p("![time from creation to Ready](%s/%s)\n\n", chartRel, charts[1])
@@ -200,6 +224,19 @@ func Targets(res *Results) []Target {
 			per := float64(r.Start.Reconciles) / float64(r.N)
 			out = append(out, Target{"sandbox: one reconcile per real change", fmt.Sprintf("%.1f reconciles per pod start, %d real change", per, RealChanges), per == RealChanges})
 		}
+	}
+	if len(res.Removal) > 0 {
+		var parts []string
+		ok := true
+		for _, r := range res.Removal {
+			if r.Method != "ensure" {
+				continue
+			}
+			steady, drop, del := r.Steady.Requests.Total(NotWatch), r.Drop.Requests.Total(NotWatch), r.Delete.Requests.Total(NotWatch)
+			parts = append(parts, fmt.Sprintf("P=%d: %d requests with nothing to remove, %d for %d children pruned, %d for %d children and %d finalizers at deletion, %d left", r.P, steady, drop, 3*r.P, del, 5*r.P, r.P, r.Leaked))
+			ok = ok && steady == 0 && drop == 3*r.P && del == 6*r.P && r.Leaked == 0
+		}
+		out = append(out, Target{"removal: no request when nothing is to be removed, one DELETE per child no longer desired (+ the finalizer's patch), no child left", strings.Join(parts, "; "), ok && len(parts) > 0})
 	}
 	if res.Micro != "" {
 		m := ParseMicro(res.MicroRaw)

@@ -33,6 +33,7 @@ type Results struct {
 	Projects []*ProjectsResult
 	Proxy    []*ProxyResult
 	Sandbox  []*SandboxResult
+	Removal  []*RemovalResult
 	// Micro is benchstat's comparison of the per-call micro-benchmarks
 	// ("" when they were not run).
 	Micro string
@@ -75,6 +76,28 @@ func Run(ctx context.Context, cfg Config, log io.Writer) (*Results, error) {
 		fmt.Fprintf(log, "sandbox N=%-3d %-16s %s (%s)\n", cfg.Sandboxes, p.Name, sr.Start.Requests.ByVerbCode(NotWatch), time.Since(t).Round(time.Second))
 		res.Sandbox = append(res.Sandbox, sr)
 	}
+	if err := RunRemovals(ctx, cfg, res, log); err != nil {
+		return nil, err
+	}
 	res.Took = time.Since(start)
 	return res, nil
+}
+
+// RunRemovals runs the removal methods on the "projects" scenario at every
+// P, replacing res.Removal.
+func RunRemovals(ctx context.Context, cfg Config, res *Results, log io.Writer) error {
+	res.Removal = nil
+	for _, m := range Removals {
+		for _, n := range cfg.Projects {
+			t := time.Now()
+			r, err := RunRemoval(ctx, m, n, cfg.Workers)
+			if err != nil {
+				return fmt.Errorf("removal P=%d, %s: %w", n, m.Name, err)
+			}
+			fmt.Fprintf(log, "removal P=%-4d %-16s drop %s; delete %s; %d leaked (%s)\n", n, m.Name,
+				r.Drop.Requests.ByVerbCode(NotWatch), r.Delete.Requests.ByVerbCode(NotWatch), r.Leaked, time.Since(t).Round(time.Second))
+			res.Removal = append(res.Removal, r)
+		}
+	}
+	return nil
 }

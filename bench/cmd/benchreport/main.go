@@ -31,6 +31,7 @@ func main() {
 	command := flag.String("command", "make bench", "the command named in the report")
 	save := flag.String("save", "../.cache/bench/results.json", "where to keep the measured results (\"\": nowhere)")
 	from := flag.String("from", "", "render the report from results saved by an earlier run instead of measuring")
+	removal := flag.Bool("removal", false, "with -from: measure the removal scenario again and keep the rest of the saved results")
 	flag.Parse()
 	ctrl.SetLogger(logr.Discard())
 
@@ -54,6 +55,14 @@ func main() {
 			fail(err)
 		}
 	}
+	if *removal {
+		if *from == "" {
+			fail(fmt.Errorf("-removal needs -from"))
+		}
+		if err := bench.RunRemovals(context.Background(), res.Config, res, os.Stderr); err != nil {
+			fail(err)
+		}
+	}
 	if *micro != "" { // also with -from: new micro-benchmark figures beside saved patterns
 		raw, err := os.ReadFile(*micro)
 		if err != nil {
@@ -69,7 +78,7 @@ func main() {
 			res.Micro = string(s)
 		}
 	}
-	if *save != "" && (*from == "" || *micro != "") {
+	if *save != "" && (*from == "" || *micro != "" || *removal) {
 		b, err := json.MarshalIndent(res, "", " ")
 		if err != nil {
 			fail(err)
