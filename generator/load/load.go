@@ -112,14 +112,14 @@ func Load(cfg Config) (*model.Universe, error) {
 	// One load for the input and the packages of --ensure-kinds; the
 	// other (resolveExternal) finds the apply configurations they use.
 	ensureKinds, ensurePaths := l.parseEnsureKinds()
-	all, err := loadPackages(&packages.Config{
+	all, err := loadInput(&packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
-			packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule,
+			packages.NeedImports | packages.NeedModule,
 		Dir:        cfg.Dir,
 		BuildFlags: cfg.BuildFlags,
 		Fset:       l.fset,
 		Tests:      false,
-	}, append(append([]string(nil), cfg.Patterns...), ensurePaths...)...)
+	}, append(append([]string(nil), cfg.Patterns...), ensurePaths...))
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 	}

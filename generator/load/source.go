@@ -1,0 +1,307 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// The first load reads the input packages from source and everything they
+// import from compiler export data, as go/packages does: with the build
+// cache warm, that is nearly free (the dependencies' export data is
+// there). With the cache empty — a fresh CI runner, a new clone — go list
+// would first compile every dependency, most of client-go, which takes
+// tens of seconds. Then ssagen type-checks the dependencies from source
+// instead, without their function bodies, as controller-gen does: one go
+// list (no compile), every file parsed in parallel, each package checked
+// once its imports are.
+
+// listed is what `go list -json` says of one package.
+type listed struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	GoFiles    []string
+	CgoFiles   []string
+	Imports    []string
+	ImportMap  map[string]string
+	Module     *packages.Module
+	Standard   bool
+	DepOnly    bool
+	Stale      bool
+	Error      *struct{ Pos, Err string }
+}
+
+// loadInput is the run's first load: packages.Load (through loadPackages)
+// when the build cache holds the dependencies' export data, the source
+// loader when it does not. SSAGEN_LOAD=source or =export forces one (for
+// tests and benchmarks).
+func loadInput(cfg *packages.Config, patterns []string) ([]*packages.Package, error) {
+	force := os.Getenv("SSAGEN_LOAD")
+	if force != "export" {
+		list, err := listDeps(cfg, patterns)
+		if err == nil && (force == "source" || cold(list)) {
+			return loadFromSource(cfg, list), nil
+		}
+	}
+	return loadPackages(cfg, patterns...)
+}
+
+// coldThreshold is how many dependencies may lack export data before the
+// first load type-checks them from source: compiling a handful (a package
+// of shared types just edited) is cheaper than checking the whole tree.
+const coldThreshold = 25
+
+// listDeps runs go list over the patterns and their dependencies, without
+// compiling anything, and returns the packages in dependency order
+// (go list's own: every package after its imports).
+func listDeps(cfg *packages.Config, patterns []string) ([]*listed, error) {
+	args := append([]string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,Module,Standard,DepOnly,Stale,Error"}, cfg.BuildFlags...)
+	args = append(append(args, "--"), patterns...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env // nil: this process's environment, as packages.Load has it
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go list: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var out []*listed
+	dec := json.NewDecoder(&stdout)
+	for {
+		p := &listed{}
+		if err := dec.Decode(p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// cold reports whether the build cache lacks export data for more than
+// coldThreshold of the dependencies (the roots are read from source
+// either way).
+func cold(list []*listed) bool {
+	n := 0
+	for _, p := range list {
+		if p.DepOnly && p.Stale {
+			n++
+		}
+	}
+	return n > coldThreshold
+}
+
+// loadFromSource builds what packages.Load returns for the listed roots
+// (NeedName, NeedFiles, NeedSyntax, NeedTypes, NeedImports, NeedModule)
+// by type-checking every package from source: the roots in full, their
+// dependencies without function bodies.
+func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
+	fset := cfg.Fset
+	if fset == nil {
+		fset = token.NewFileSet()
+	}
+	byPath := make(map[string]*listed, len(list))
+	for _, p := range list {
+		byPath[p.ImportPath] = p
+	}
+
+	// Parse every file, in parallel. Roots keep their comments (markers).
+	type job struct {
+		pkg  int
+		file int
+		path string
+		mode parser.Mode
+	}
+	files := make([][]*ast.File, len(list))
+	parseErrs := make([][]error, len(list))
+	var jobs []job
+	for i, p := range list {
+		// cgo files are type-checked with a fake "C" package; the
+		// dependencies' declarations that use C are not looked at.
+		p.GoFiles = append(p.GoFiles, p.CgoFiles...)
+		files[i] = make([]*ast.File, len(p.GoFiles))
+		parseErrs[i] = make([]error, len(p.GoFiles))
+		mode := parser.SkipObjectResolution
+		if !p.DepOnly {
+			mode |= parser.ParseComments | parser.AllErrors
+		}
+		for j, f := range p.GoFiles {
+			jobs = append(jobs, job{i, j, p.Dir + string(os.PathSeparator) + f, mode})
+		}
+	}
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				files[j.pkg][j.file], parseErrs[j.pkg][j.file] = parser.ParseFile(fset, j.path, nil, j.mode)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+
+	// Type-check each package once its imports are checked, in parallel.
+	checked := make(map[string]*types.Package, len(list))
+	errs := make([][]packages.Error, len(list))
+	done := make([]chan struct{}, len(list))
+	index := make(map[string]int, len(list))
+	for i, p := range list {
+		done[i] = make(chan struct{})
+		index[p.ImportPath] = i
+	}
+	var mu sync.Mutex
+	sizes := types.SizesFor("gc", goarch())
+	check := func(i int) {
+		defer close(done[i])
+		p := list[i]
+		resolve := func(path string) string {
+			if to, ok := p.ImportMap[path]; ok {
+				return to
+			}
+			return path
+		}
+		var pkgErrs []packages.Error
+		if p.Error != nil {
+			pkgErrs = append(pkgErrs, packages.Error{Pos: p.Error.Pos, Msg: p.Error.Err, Kind: packages.ListError})
+		}
+		var syntax []*ast.File
+		for j, f := range files[i] {
+			if err := parseErrs[i][j]; err != nil {
+				var list scanner.ErrorList
+				if errors.As(err, &list) {
+					for _, e := range list {
+						pkgErrs = append(pkgErrs, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+					}
+				} else {
+					pkgErrs = append(pkgErrs, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
+				}
+			}
+			if f != nil {
+				syntax = append(syntax, f)
+			}
+		}
+		conf := types.Config{
+			IgnoreFuncBodies: p.DepOnly,
+			FakeImportC:      true,
+			Sizes:            sizes,
+			Importer: importerFunc(func(path string) (*types.Package, error) {
+				if path == "unsafe" {
+					return types.Unsafe, nil
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if tp, ok := checked[resolve(path)]; ok {
+					return tp, nil
+				}
+				return nil, fmt.Errorf("package %s not found", path)
+			}),
+			Error: func(err error) {
+				if p.DepOnly {
+					return // it compiles; what go/types misses without bodies is no concern
+				}
+				if te, ok := err.(types.Error); ok {
+					pkgErrs = append(pkgErrs, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+				}
+			},
+		}
+		tp, _ := conf.Check(p.ImportPath, fset, syntax, nil)
+		mu.Lock()
+		checked[p.ImportPath] = tp
+		errs[i] = pkgErrs
+		if !p.DepOnly {
+			files[i] = syntax
+		} else {
+			files[i] = nil // the dependencies' syntax is not kept
+		}
+		mu.Unlock()
+	}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var cw sync.WaitGroup
+	for i := range list {
+		cw.Add(1)
+		go func() {
+			defer cw.Done()
+			// Wait for the imports before taking a worker's slot.
+			for _, imp := range list[i].Imports {
+				to := imp
+				if m, ok := list[i].ImportMap[imp]; ok {
+					to = m
+				}
+				if j, ok := index[to]; ok && j != i {
+					<-done[j]
+				}
+			}
+			sem <- struct{}{}
+			check(i)
+			<-sem
+		}()
+	}
+	cw.Wait()
+
+	// What packages.Load returns: the roots, their imports linked.
+	pkgs := make([]*packages.Package, len(list))
+	for i, p := range list {
+		pkgs[i] = &packages.Package{ID: p.ImportPath, Name: p.Name, PkgPath: p.ImportPath, Module: p.Module, Fset: fset, Errors: errs[i]}
+		if !p.DepOnly {
+			for _, f := range p.GoFiles {
+				pkgs[i].GoFiles = append(pkgs[i].GoFiles, p.Dir+string(os.PathSeparator)+f)
+			}
+			pkgs[i].CompiledGoFiles = pkgs[i].GoFiles
+			pkgs[i].Syntax = files[i]
+			pkgs[i].Types = checked[p.ImportPath]
+		}
+	}
+	var roots []*packages.Package
+	for i, p := range list {
+		pkgs[i].Imports = map[string]*packages.Package{}
+		for _, imp := range p.Imports {
+			to := imp
+			if m, ok := p.ImportMap[imp]; ok {
+				to = m
+			}
+			if j, ok := index[to]; ok {
+				pkgs[i].Imports[imp] = pkgs[j]
+			}
+		}
+		if !p.DepOnly {
+			roots = append(roots, pkgs[i])
+		}
+	}
+	sort.Slice(roots, func(i, j int) bool { return roots[i].PkgPath < roots[j].PkgPath })
+	return roots
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// goarch is the architecture go list and the compiler use.
+func goarch() string {
+	if a := os.Getenv("GOARCH"); a != "" {
+		return a
+	}
+	return runtime.GOARCH
+}

@@ -1,0 +1,87 @@
+package generator_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ssagen/ssagen/generator"
+)
+
+// renderWith renders cfg with the first load forced to mode ("export":
+// go/packages over the build cache's export data; "source": every
+// dependency type-checked from source, what a cold build cache gets).
+func renderWith(t *testing.T, mode string, cfg generator.Config) ([]generator.Tree, error) {
+	t.Helper()
+	t.Setenv("SSAGEN_LOAD", mode)
+	return generator.Render(cfg)
+}
+
+// sameRender checks the two loaders give byte-identical trees, or the
+// same error.
+func sameRender(t *testing.T, cfg generator.Config) {
+	t.Helper()
+	a, errA := renderWith(t, "export", cfg)
+	b, errB := renderWith(t, "source", cfg)
+	if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
+		t.Fatalf("errors differ:\nexport: %v\nsource: %v", errA, errB)
+	}
+	if len(a) != len(b) {
+		t.Fatalf("%d trees from export data, %d from source", len(a), len(b))
+	}
+	files := 0
+	for i := range a {
+		if a[i].Dir != b[i].Dir || len(a[i].Files) != len(b[i].Files) {
+			t.Fatalf("tree %d: %s (%d files) from export data, %s (%d files) from source", i, a[i].Dir, len(a[i].Files), b[i].Dir, len(b[i].Files))
+		}
+		for j := range a[i].Files {
+			fa, fb := a[i].Files[j], b[i].Files[j]
+			if fa.Path != fb.Path || !bytes.Equal(fa.Content, fb.Content) {
+				t.Errorf("%s differs between the loaders", fa.Path)
+			}
+			files++
+		}
+	}
+	if errA == nil && files == 0 {
+		t.Fatal("nothing rendered")
+	}
+}
+
+// TestSourceLoaderSameOutput: the loader a cold build cache gets gives
+// the same bytes as the export-data loader — on every golden scenario,
+// the example with its --ensure-kinds, all of k8s.io/api in
+// applyconfiguration-gen's mode — and the same errors, positions
+// included, on every bad input.
+func TestSourceLoaderSameOutput(t *testing.T) {
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			cfg := scenarioConfig(s.name, s.packages, s.external)
+			cfg.Ensure = s.ensure
+			sameRender(t, cfg)
+		})
+	}
+	t.Run("example", func(t *testing.T) {
+		sameRender(t, generator.Config{Dir: "..", Packages: []string{"./examples/api/..."}, OutputDir: t.TempDir(), OutputPkg: "example.com/out", Ensure: true,
+			EnsureKinds: []string{"k8s.io/api/rbac/v1.Role", "k8s.io/api/core/v1.Pod", "k8s.io/api/apps/v1.Deployment"}})
+	})
+	t.Run("k8s.io/api", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("all of k8s.io/api, twice")
+		}
+		sameRender(t, generator.Config{Packages: []string{"k8s.io/api/..."}, OutputDir: t.TempDir(), OutputPkg: "example.com/out",
+			Compat: "applyconfiguration-gen", External: "k8s.io/apimachinery/pkg/apis/meta/v1:k8s.io/client-go/applyconfigurations/meta/v1"})
+	})
+	bad, err := filepath.Glob("testdata/bad/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range bad {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		t.Run(dir, func(t *testing.T) {
+			sameRender(t, generator.Config{Packages: []string{"./" + dir + "/..."}, OutputDir: t.TempDir(), OutputPkg: "example.com/out"})
+		})
+	}
+}
