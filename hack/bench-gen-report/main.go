@@ -33,7 +33,7 @@ var titles = map[string]string{
 var extract = map[string]string{"ssagen": "yes", "acgen": "yes", "controllergen": "no"}
 
 var inputs = []struct{ name, title string }{
-	{"example", "examples/api/v1alpha1 (3 kinds)"},
+	{"example", "examples/api/v1alpha1"},
 	{"gateway", "Gateway API v1.6.3 apis/v1"},
 	{"kube", "all of k8s.io/api"},
 }
@@ -126,7 +126,11 @@ func report(w *bytes.Buffer, rows []row, machine, versions, chart string) {
 		}
 		s, _ := find(rows, in.name, "ssagen", "warm")
 		sc, _ := find(rows, in.name, "ssagen", "cold")
-		p("## %s (%d packages)\n\n", in.title, s.packages)
+		plural := "s"
+		if s.packages == 1 {
+			plural = ""
+		}
+		p("## %s (%d package%s)\n\n", in.title, s.packages, plural)
 		p("| generator | Extract | warm wall | warm peak RSS | cold wall | cold peak RSS | ssagen's share: warm wall / RSS, cold wall |\n|---|---|---|---|---|---|---|\n")
 		for _, tool := range []string{"ssagen", "acgen", "controllergen"} {
 			wr, ok := find(rows, in.name, tool, "warm")
@@ -188,7 +192,7 @@ func growth(rows []row, tool, cache string) []row {
 // growthChart draws wall time and peak RSS against input packages, one
 // line per tool and cache state, as SVG.
 func growthChart(rows []row) []byte {
-	const W, H, pad = 360, 240, 48
+	const W, H, pad = 380, 240, 70
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", 2*W+20, H+60)
 	colors := map[string]string{"ssagen/warm": "#1b7837", "ssagen/cold": "#5aae61", "controllergen/warm": "#762a83", "controllergen/cold": "#c2a5cf"}
@@ -208,7 +212,7 @@ func growthChart(rows []row) []byte {
 		fmt.Fprintf(&b, `<line x1="%d" y1="30" x2="%d" y2="%d" stroke="#000"/>`+"\n", x0+pad, x0+pad, H)
 		for i := 0; i <= 4; i++ {
 			v := maxV * float64(i) / 4
-			fmt.Fprintf(&b, `<text x="%d" y="%.0f" text-anchor="end">%.1f %s</text>`+"\n", x0+pad-4, py(v)+4, v, unit)
+			fmt.Fprintf(&b, `<text x="%d" y="%.0f" text-anchor="end">%.0f %s</text>`+"\n", x0+pad-4, py(v)+4, v, unit)
 		}
 		ticks := map[int]bool{}
 		for _, r := range rows {
@@ -234,12 +238,14 @@ func growthChart(rows []row) []byte {
 	}
 	panel(0, "wall time", "s", func(r row) float64 { return r.wall })
 	panel(W+20, "peak RSS", "MiB", func(r row) float64 { return r.rss })
+	short := map[string]string{"ssagen": "ssagen", "controllergen": "controller-gen"}
 	y := H + 46
-	x := 60
+	x := 20
 	for _, k := range []string{"ssagen/warm", "ssagen/cold", "controllergen/warm", "controllergen/cold"} {
 		tool, cache, _ := strings.Cut(k, "/")
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="12" height="4" fill="%s"/><text x="%d" y="%d">%s, %s cache</text>`+"\n", x, y-4, colors[k], x+16, y, titles[tool], cache)
-		x += 180
+		label := short[tool] + ", " + cache + " build cache"
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="12" height="4" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n", x, y-4, colors[k], x+16, y, label)
+		x += 16 + 6*len(label) + 14
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
