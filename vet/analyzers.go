@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/analysis"
 	"slices"
 	"strings"
 
@@ -119,7 +120,7 @@ func runCreateUpdate(p *pass) {
 			// client.IgnoreAlreadyExists(c.Create(...))
 			if p.isPkgFunc(call, clientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 {
 				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) && !setsGenerateName(body) && !p.afterNotFound(stack) {
-					p.reportCreateIgnore(inner)
+					p.reportCreateIgnore(inner, stack)
 				}
 			}
 			return true
@@ -138,12 +139,13 @@ func runCreateUpdate(p *pass) {
 				d := diag(create.Pos(), "create-update",
 					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
 					helper(kind, "")+": one server-side apply with force, and no request at all when the object is already as desired")
-				d.SuggestedFixes = p.createUpdateFix(create, ifs, stack)
-				p.Report(d)
+				var why string
+				d.SuggestedFixes, why = p.createUpdateFix(create, ifs, stack)
+				p.Report(withWhy(d, why))
 				return true
 			}
 		}
-		p.reportCreateIgnore(create)
+		p.reportCreateIgnore(create, stack)
 		return true
 	})
 }
@@ -166,14 +168,26 @@ func (p *pass) writesSameObject(c, create *ast.CallExpr) bool {
 	return false
 }
 
-func (p *pass) reportCreateIgnore(create *ast.CallExpr) {
+func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
 	kind := ""
 	if len(create.Args) > 1 {
 		kind = p.kindOf(create.Args[1])
 	}
-	p.Report(diag(create.Pos(), "create-ignore",
+	d := diag(create.Pos(), "create-ignore",
 		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
-		helper(kind, "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object"))
+		helper(kind, "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object")
+	var why string
+	d.SuggestedFixes, why = p.createIgnoreFix(create, stack)
+	p.Report(withWhy(d, why))
+}
+
+// withWhy adds to a finding without a suggested fix the reason none is
+// offered.
+func withWhy(d analysis.Diagnostic, why string) analysis.Diagnostic {
+	if len(d.SuggestedFixes) == 0 && why != "" {
+		d.Message += " (no automatic fix: " + why + ")"
+	}
+	return d
 }
 
 // afterNotFound reports whether the node the stack ends at runs only in

@@ -32,22 +32,135 @@ import (
 // typed values into apply configurations is not mechanical, because zero
 // values would claim fields.
 
-// createUpdateFix builds the suggested fix for a create-update finding, or
-// nil when the rewrite is not mechanical.
-func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []ast.Node) []analysis.SuggestedFix {
-	if p.clientMethod(create) != "Create" || len(create.Args) != 2 {
-		return nil
+// Reasons a finding carries when no fix is offered.
+const (
+	whyNotVariable = "the object is not a variable built from a composite literal in this block"
+	whyNoHelper    = "no Ensure helper for this kind among the package's dependencies: generate it (ssagen generate --ensure, --ensure-kinds for built-in kinds) and import its package"
+	whyUsed        = "the object is changed or read apart from the write (its last state is not the literal's)"
+	whyField       = "a field of the literal has no exact builder (a typed variable, positional fields, owner references, generateName): converting it would let zero values claim fields"
+	whyShape       = "the statements around the write have another shape"
+)
+
+// literalIntent is the typed object a write creates when the rewrite can
+// carry it over: a composite literal, inline (&T{...}) or a variable
+// defined from one earlier in the block, with at most a
+// SetControllerReference besides, used nowhere else.
+type literalIntent struct {
+	lit       *ast.CompositeLit
+	addr      *ast.UnaryExpr // &T{...}, replaced by the builder chain
+	variable  *types.Var     // nil: the literal is the write's argument
+	def       ast.Stmt       // the variable's definition
+	owner     ast.Stmt       // the SetControllerReference statement, or nil
+	ownerExpr ast.Expr
+	helper    *types.Func
+}
+
+// literalIntentOf finds the intent of the object arg, written by the
+// statements site in block at index end (the statements before it are
+// searched); why says what is missing when it is nil.
+func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, site ...ast.Node) (*literalIntent, string) {
+	in := &literalIntent{}
+	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		lit, ok := ast.Unparen(u.X).(*ast.CompositeLit)
+		if !ok {
+			return nil, whyNotVariable
+		}
+		in.lit, in.addr = lit, u
+		if in.helper = p.helperFunc(p.TypesInfo.TypeOf(arg)); in.helper == nil {
+			return nil, whyNoHelper
+		}
+		return in, ""
 	}
-	objVar := p.objectVar(create.Args[1])
+	objVar := p.objectVar(arg)
 	if objVar == nil {
-		return nil
+		return nil, whyNotVariable
+	}
+	if in.helper = p.helperFunc(objVar.Type()); in.helper == nil {
+		return nil, whyNoHelper
+	}
+	in.variable = objVar
+	for i := 0; i < end; i++ {
+		s := block.List[i]
+		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == objVar {
+				in.def = s
+			}
+		}
+		for _, c := range calls(s) {
+			if p.isPkgFunc(c, controllerutilPkg, "SetControllerReference") && len(c.Args) >= 2 && p.objectVar(c.Args[1]) == objVar {
+				in.owner, in.ownerExpr = s, c.Args[0]
+			}
+		}
+	}
+	if in.def == nil {
+		return nil, whyNotVariable
+	}
+	u, ok := ast.Unparen(in.def.(*ast.AssignStmt).Rhs[0]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil, whyNotVariable
+	}
+	if in.lit, ok = ast.Unparen(u.X).(*ast.CompositeLit); !ok {
+		return nil, whyNotVariable
+	}
+	in.addr = u
+	if in.owner != nil && !ownerOnly(p, in.owner) {
+		return nil, whyUsed
+	}
+	allowed := append([]ast.Node{in.def}, site...)
+	if in.owner != nil {
+		allowed = append(allowed, in.owner)
+	}
+	for id, o := range p.TypesInfo.Uses {
+		if o == objVar && !inAny(id, allowed) {
+			return nil, whyUsed
+		}
+	}
+	return in, ""
+}
+
+// call renders the helper's call for the intent: the builder (inline) or
+// the variable, the owner (or nil and NoOwner()), and extra options.
+func (in *literalIntent) call(f *fixer, ctx ast.Expr, clientText, builder string, extra ...string) string {
+	ownerText, opts := "nil", ""
+	if in.ownerExpr != nil {
+		ownerText = f.node(in.ownerExpr)
+	} else {
+		opts = ", " + f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + contract.NoOwner + "()"
+	}
+	for _, o := range extra {
+		opts += ", " + f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + o + "()"
+	}
+	desired := builder
+	if in.variable != nil {
+		desired = in.variable.Name()
+	}
+	return fmt.Sprintf("%s.%s(%s, %s, %s, %s%s)", f.qualify(in.helper.Pkg(), ""), in.helper.Name(), f.node(ctx), clientText, ownerText, desired, opts)
+}
+
+// edits are the intent's own edits: the literal becomes the builder (for
+// a variable), the SetControllerReference goes.
+func (in *literalIntent) edits(p *pass, builder string) ([]analysis.TextEdit, []ast.Node) {
+	var edits []analysis.TextEdit
+	var removed []ast.Node
+	if in.variable != nil {
+		edits = append(edits, analysis.TextEdit{Pos: in.addr.Pos(), End: in.addr.End(), NewText: []byte(builder)})
+		removed = append(removed, in.addr)
+	}
+	if in.owner != nil {
+		edits = append(edits, deleteLine(p.Fset, in.owner))
+		removed = append(removed, in.owner)
+	}
+	return edits, removed
+}
+
+// createUpdateFix builds the suggested fix for a create-update finding,
+// or says why there is none.
+func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+	if p.clientMethod(create) != "Create" || len(create.Args) != 2 {
+		return nil, whyShape
 	}
 	if _, addr := ast.Unparen(create.Args[1]).(*ast.UnaryExpr); addr {
-		return nil
-	}
-	helperFn := p.helperFunc(objVar.Type())
-	if helperFn == nil {
-		return nil
+		return nil, whyNotVariable
 	}
 	var file *ast.File
 	var outer *ast.IfStmt // form B: if err := c.Create(...); err != nil { ... AlreadyExists ... }
@@ -68,102 +181,51 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	}
 	block, idx := enclosingBlock(stack, anchor)
 	if file == nil || block == nil {
-		return nil
+		return nil, whyShape
 	}
-	// The statements: the literal, an optional SetControllerReference,
-	// the Create (form A: its own statement right before ifs; form B:
-	// the outer if's init).
-	var def, owner, createStmt ast.Stmt
-	var ownerExpr ast.Expr
+	// The Create: form A, its own statement right before ifs; form B, the
+	// outer if's init.
+	var createStmt ast.Stmt
 	end := idx
 	if !formB {
 		if idx == 0 || ifs.Init != nil || ifs.Else != nil || !containsNode(block.List[idx-1], create) {
-			return nil
+			return nil, whyShape
 		}
 		createStmt = block.List[idx-1]
 		end = idx - 1
 		as, ok := createStmt.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != create {
-			return nil
+			return nil, whyShape
 		}
 	}
-	for i := 0; i < end; i++ {
-		s := block.List[i]
-		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
-			if id, ok := as.Lhs[0].(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == objVar {
-				def = s
-			}
-		}
-		for _, c := range calls(s) {
-			if p.isPkgFunc(c, controllerutilPkg, "SetControllerReference") && len(c.Args) >= 2 && p.objectVar(c.Args[1]) == objVar {
-				owner, ownerExpr = s, c.Args[0]
-			}
-		}
-	}
-	if def == nil {
-		return nil
-	}
-	u, ok := ast.Unparen(def.(*ast.AssignStmt).Rhs[0]).(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
-		return nil
-	}
-	lit, ok := ast.Unparen(u.X).(*ast.CompositeLit)
-	if !ok {
-		return nil
-	}
-	if owner != nil {
-		if !ownerOnly(p, owner) {
-			return nil
-		}
-	}
-	// The object must not be used anywhere else.
-	allowed := []ast.Node{def, anchor}
-	if owner != nil {
-		allowed = append(allowed, owner)
-	}
+	site := []ast.Node{anchor}
 	if createStmt != nil {
-		allowed = append(allowed, createStmt)
+		site = append(site, createStmt)
 	}
-	for id, o := range p.TypesInfo.Uses {
-		if o == objVar && !inAny(id, allowed) {
-			return nil
-		}
+	in, why := p.literalIntentOf(create.Args[1], block, end, site...)
+	if in == nil {
+		return nil, why
 	}
-
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
-	sig := helperFn.Type().(*types.Signature)
-	b, ok := f.builder(lit, acNamed(sig.Params().At(3).Type()), true)
+	sig := in.helper.Type().(*types.Signature)
+	b, ok := f.builder(in.lit, acNamed(sig.Params().At(contract.ParamDesired).Type()), true)
 	if !ok {
-		return nil
+		return nil, whyField
 	}
 	clientText, ok := f.clientArg(ast.Unparen(create.Fun).(*ast.SelectorExpr).X, sig.Params().At(1).Type())
 	if !ok {
-		return nil
+		return nil, whyShape
 	}
-	ownerText, opts := "", ""
-	if ownerExpr != nil {
-		ownerText = f.node(ownerExpr)
-	} else {
-		ownerText = "nil"
-		opts = ", " + f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + contract.NoOwner + "()"
-	}
-	call := fmt.Sprintf("%s.%s(%s, %s, %s, %s%s)", f.qualify(helperFn.Pkg(), ""), helperFn.Name(), f.node(create.Args[0]), clientText, ownerText, objVar.Name(), opts)
-
-	var edits []analysis.TextEdit
-	removed := []ast.Node{u}
-	edits = append(edits, analysis.TextEdit{Pos: u.Pos(), End: u.End(), NewText: []byte(b)})
-	if owner != nil {
-		edits = append(edits, deleteLine(p.Fset, owner))
-		removed = append(removed, owner)
-	}
+	call := in.call(f, create.Args[0], clientText, b)
+	edits, removed := in.edits(p, b)
 	if formB {
 		as, ok := outer.Init.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != create || outer.Else != nil {
-			return nil
+			return nil, whyShape
 		}
 		ret := errorReturn(p, outer.Body, as.Lhs[0])
 		if ret == nil {
-			return nil
+			return nil, whyShape
 		}
 		edits = append(edits,
 			analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + f.node(as.Lhs[0]) + " " + as.Tok.String() + " " + call)},
@@ -179,9 +241,145 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	}
 	edits = append(edits, f.importEdits(removed, b+call)...)
 	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Use %s.%s: one server-side apply, no request when unchanged", helperFn.Pkg().Name(), helperFn.Name()),
+		Message:   fmt.Sprintf("Use %s.%s: one server-side apply, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
-	}}
+	}}, ""
+}
+
+// createIgnoreFix builds the suggested fix for a create-ignore finding:
+// the Create becomes Ensure<Kind> with ensure.CreateOnly() — created when
+// missing, never overwritten, no request once the cache has it. Shapes:
+//
+//	if err := c.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) { ... }
+//	if err := client.IgnoreAlreadyExists(c.Create(ctx, obj)); err != nil { ... }
+//	err := c.Create(ctx, obj)
+//	if err != nil && !apierrors.IsAlreadyExists(err) { ... }
+//
+// with obj an inline literal or a variable built from one.
+func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+	if p.clientMethod(create) != "Create" || len(create.Args) != 2 {
+		return nil, whyShape
+	}
+	var file *ast.File
+	var stmt ast.Stmt // the if (init form) or the assignment
+	for _, n := range stack {
+		switch n := n.(type) {
+		case *ast.File:
+			file = n
+		case *ast.IfStmt:
+			if n.Init != nil && containsNode(n.Init, create) {
+				stmt = n
+			}
+		case *ast.AssignStmt:
+			if containsNode(n, create) && stmt == nil {
+				stmt = n
+			}
+		}
+	}
+	if stmt == nil {
+		// The check's if is the finding's node; the Create is the
+		// assignment right before it.
+		if ifs, ok := stack[len(stack)-1].(*ast.IfStmt); ok {
+			if block, i := enclosingBlock(stack, ifs); block != nil && i > 0 && containsNode(block.List[i-1], create) {
+				stmt = block.List[i-1]
+			}
+		}
+	}
+	if file == nil || stmt == nil {
+		return nil, whyShape
+	}
+	block, idx := enclosingBlock(stack, stmt)
+	if block == nil {
+		return nil, whyShape
+	}
+	var as *ast.AssignStmt
+	var ifs *ast.IfStmt
+	switch s := stmt.(type) {
+	case *ast.IfStmt:
+		ifs = s
+		as, _ = s.Init.(*ast.AssignStmt)
+	case *ast.AssignStmt:
+		as = s
+		if idx+1 < len(block.List) {
+			ifs, _ = block.List[idx+1].(*ast.IfStmt)
+		}
+	}
+	if as == nil || ifs == nil || ifs.Else != nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 || (ifs != stmt && ifs.Init != nil) {
+		return nil, whyShape
+	}
+	errID, ok := as.Lhs[0].(*ast.Ident)
+	if !ok {
+		return nil, whyShape
+	}
+	rhs := ast.Unparen(as.Rhs[0])
+	ignored := false
+	if c, ok := rhs.(*ast.CallExpr); ok && p.isPkgFunc(c, clientPkg, "IgnoreAlreadyExists") && len(c.Args) == 1 && ast.Unparen(c.Args[0]) == create {
+		ignored = true
+	} else if rhs != create {
+		return nil, whyShape
+	}
+	// The condition: err != nil (after IgnoreAlreadyExists), or
+	// err != nil && !IsAlreadyExists(err).
+	errObj := p.TypesInfo.ObjectOf(errID)
+	isErrNotNil := func(e ast.Expr) bool {
+		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		if !ok || b.Op != token.NEQ {
+			return false
+		}
+		id, ok := ast.Unparen(b.X).(*ast.Ident)
+		nl, ok2 := ast.Unparen(b.Y).(*ast.Ident)
+		return ok && ok2 && p.TypesInfo.ObjectOf(id) == errObj && nl.Name == "nil"
+	}
+	notExists := func(e ast.Expr) bool {
+		u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+		if !ok || u.Op != token.NOT {
+			return false
+		}
+		c, ok := ast.Unparen(u.X).(*ast.CallExpr)
+		if !ok || !p.isPkgFunc(c, apierrorsPkg, "IsAlreadyExists") || len(c.Args) != 1 {
+			return false
+		}
+		id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
+		return ok && p.TypesInfo.ObjectOf(id) == errObj
+	}
+	cond := ast.Unparen(ifs.Cond)
+	switch {
+	case ignored && isErrNotNil(cond):
+	case !ignored:
+		b, ok := cond.(*ast.BinaryExpr)
+		if !ok || b.Op != token.LAND || !(isErrNotNil(b.X) && notExists(b.Y) || isErrNotNil(b.Y) && notExists(b.X)) {
+			return nil, whyShape
+		}
+	default:
+		return nil, whyShape
+	}
+	site := []ast.Node{stmt, ifs}
+	end := idx
+	in, why := p.literalIntentOf(create.Args[1], block, end, site...)
+	if in == nil {
+		return nil, why
+	}
+	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	sig := in.helper.Type().(*types.Signature)
+	b, ok := f.builder(in.lit, acNamed(sig.Params().At(contract.ParamDesired).Type()), true)
+	if !ok {
+		return nil, whyField
+	}
+	clientText, ok := f.clientArg(ast.Unparen(create.Fun).(*ast.SelectorExpr).X, sig.Params().At(1).Type())
+	if !ok {
+		return nil, whyShape
+	}
+	call := in.call(f, create.Args[0], clientText, b, contract.CreateOnly)
+	edits, removed := in.edits(p, b)
+	edits = append(edits,
+		analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + errID.Name + " " + as.Tok.String() + " " + call)},
+		analysis.TextEdit{Pos: ifs.Cond.Pos(), End: ifs.Cond.End(), NewText: []byte(errID.Name + " != nil")})
+	removed = append(removed, as, ifs.Cond)
+	edits = append(edits, f.importEdits(removed, b+call)...)
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Use %s.%s with ensure.CreateOnly(): created when missing, never overwritten, no request once the cache has it", in.helper.Pkg().Name(), in.helper.Name()),
+		TextEdits: edits,
+	}}, ""
 }
 
 // ownerOnly: the statement only sets the controller reference and

@@ -1,0 +1,58 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// Create that ignores AlreadyExists, in the if's init, of a literal with a
+// controller reference: fixed with EnsureRole and CreateOnly.
+func (r *Reconciler) seedRole(ctx context.Context, owner client.Object, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "seed", Namespace: ns}, Rules: []rbacv1.PolicyRule{{Verbs: []string{"get"}}}}
+	if err := controllerutil.SetControllerReference(owner, role, r.Scheme); err != nil {
+		return err
+	}
+	if err := r.Create(ctx, role); err != nil && !apierrors.IsAlreadyExists(err) { // want `Create that ignores AlreadyExists`
+		return fmt.Errorf("seeding the role: %w", err)
+	}
+	return nil
+}
+
+// client.IgnoreAlreadyExists of an inline literal: fixed, with NoOwner.
+func (r *Reconciler) seedClusterRole(ctx context.Context) error {
+	if err := client.IgnoreAlreadyExists(r.Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "seed"}})); err != nil { // want `Create that ignores AlreadyExists`
+		return err
+	}
+	return nil
+}
+
+// The Create, then the check: fixed.
+func (r *Reconciler) seedAgain(ctx context.Context, verbs []string) error {
+	err := r.Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "again"}, Rules: []rbacv1.PolicyRule{{Verbs: verbs}}}) // want `Create that ignores AlreadyExists`
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return nil
+}
+
+// No fix: owner references written by hand, and the finding says why.
+func (r *Reconciler) seedOwned(ctx context.Context, refs []metav1.OwnerReference) error {
+	if err := r.Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "owned", OwnerReferences: refs}}); err != nil && !apierrors.IsAlreadyExists(err) { // want `no automatic fix: a field of the literal has no exact builder`
+		return err
+	}
+	return nil
+}
+
+// No fix: no helper for RoleBinding.
+func (r *Reconciler) seedBinding(ctx context.Context, ns string) error {
+	if err := r.Create(ctx, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: ns}}); err != nil && !apierrors.IsAlreadyExists(err) { // want `no automatic fix: no Ensure helper for this kind`
+		return err
+	}
+	return nil
+}
