@@ -116,6 +116,7 @@ func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 	}
 	param := sig.Params().At(0).Type()
 	vt := f.p.TypesInfo.TypeOf(value)
+	same := func(a, b types.Type) bool { return types.Identical(f.p.localOr(a), f.p.localOr(b)) }
 	value = ast.Unparen(value)
 	if sig.Variadic() {
 		elem := param.(*types.Slice).Elem()
@@ -141,7 +142,7 @@ func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 			}
 			return ".With" + field + "(" + strings.Join(args, ", ") + ")", true
 		}
-		if s, ok := vt.(*types.Slice); ok && types.Identical(s.Elem(), elem) {
+		if s, ok := vt.(*types.Slice); ok && same(s.Elem(), elem) {
 			if lit, ok := value.(*ast.CompositeLit); ok {
 				var args []string
 				for _, e := range lit.Elts {
@@ -170,11 +171,11 @@ func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 		}
 		return ".With" + field + "(" + b + ")", true
 	}
-	if vt != nil && types.Identical(vt, param) {
+	if vt != nil && same(vt, param) {
 		return ".With" + field + "(" + f.node(value) + ")", true
 	}
 	// A pointer field set from &x or ptr.To(x): the builder takes the value.
-	if ptr, ok := vt.(*types.Pointer); ok && types.Identical(ptr.Elem(), param) {
+	if ptr, ok := vt.(*types.Pointer); ok && same(ptr.Elem(), param) {
 		switch v := value.(type) {
 		case *ast.UnaryExpr:
 			if v.Op == token.AND {

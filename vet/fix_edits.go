@@ -102,6 +102,7 @@ func (f *fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
 	if t == nil {
 		return "", false
 	}
+	param = f.p.localOr(param)
 	if types.AssignableTo(t, param) {
 		return f.node(x), true
 	}

@@ -44,7 +44,7 @@ func (p *pass) helperFunc(obj types.Type) *types.Func {
 	}
 	walk(p.Pkg)
 	if len(found) == 0 {
-		return nil
+		return p.moduleHelper(named)
 	}
 	sort.Slice(found, func(i, j int) bool { return found[i].Pkg().Path() < found[j].Pkg().Path() })
 	return found[0]
@@ -61,4 +61,77 @@ func acNamed(t types.Type) *types.Named {
 		return nil
 	}
 	return n
+}
+
+// local returns t as the package being analysed sees it. A helper found
+// in the module (moduleHelper) was type-checked on its own, so its named
+// types are other objects than the package's; they are looked up by path
+// and name among the package's imports. nil when the package cannot see
+// one of them.
+func (p *pass) local(t types.Type) types.Type {
+	switch t := t.(type) {
+	case *types.Basic:
+		return t
+	case *types.Pointer:
+		if e := p.local(t.Elem()); e != nil {
+			return types.NewPointer(e)
+		}
+	case *types.Slice:
+		if e := p.local(t.Elem()); e != nil {
+			return types.NewSlice(e)
+		}
+	case *types.Map:
+		k, v := p.local(t.Key()), p.local(t.Elem())
+		if k != nil && v != nil {
+			return types.NewMap(k, v)
+		}
+	case *types.Alias:
+		return p.local(types.Unalias(t))
+	case *types.Named:
+		obj := t.Obj()
+		if t.TypeArgs().Len() > 0 {
+			return nil
+		}
+		if obj.Pkg() == nil {
+			if tn, ok := types.Universe.Lookup(obj.Name()).(*types.TypeName); ok {
+				return tn.Type()
+			}
+			return nil
+		}
+		if pkg := p.imported(obj.Pkg().Path()); pkg != nil {
+			if tn, ok := pkg.Scope().Lookup(obj.Name()).(*types.TypeName); ok {
+				return tn.Type()
+			}
+		}
+	}
+	return nil
+}
+
+// localOr is local(t), or t itself when the package cannot see it (then
+// no comparison with the package's types succeeds: no fix).
+func (p *pass) localOr(t types.Type) types.Type {
+	if l := p.local(t); l != nil {
+		return l
+	}
+	return t
+}
+
+// imported finds the package with import path among the package's
+// imports, transitively (or the package itself).
+func (p *pass) imported(path string) *types.Package {
+	if p.byPath == nil {
+		p.byPath = map[string]*types.Package{}
+		var walk func(pkg *types.Package)
+		walk = func(pkg *types.Package) {
+			if _, ok := p.byPath[pkg.Path()]; ok {
+				return
+			}
+			p.byPath[pkg.Path()] = pkg
+			for _, imp := range pkg.Imports() {
+				walk(imp)
+			}
+		}
+		walk(p.Pkg)
+	}
+	return p.byPath[path]
 }

@@ -35,7 +35,7 @@ import (
 // Reasons a finding carries when no fix is offered.
 const (
 	whyNotVariable = "the object is not a variable built from a composite literal in this block"
-	whyNoHelper    = "no Ensure helper for this kind among the package's dependencies: generate it (ssagen generate --ensure, --ensure-kinds for built-in kinds) and import its package"
+	whyNoHelper    = "no Ensure helper for this kind among the package's dependencies or in its module: generate it (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
 	whyUsed        = "the object is changed or read apart from the write (its last state is not the literal's)"
 	whyField       = "a field of the literal has no exact builder (a typed variable, positional fields, owner references, generateName): converting it would let zero values claim fields"
 	whyShape       = "the statements around the write have another shape"

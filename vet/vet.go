@@ -47,7 +47,8 @@ func newAnalyzer(name, doc string, run func(*pass)) *analysis.Analyzer {
 
 type pass struct {
 	*analysis.Pass
-	ins *inspector.Inspector
+	ins    *inspector.Inspector
+	byPath map[string]*types.Package // imported's index
 }
 
 // inTest reports whether n is test code — a _test.go file, or a test

@@ -140,3 +140,62 @@ func vetSetup(t *testing.T, prefix string) (bin, dir string) {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return bin, dir
 }
+
+// TestVetFixFindsHelpersNotImported: the user has just generated the
+// helpers and imports none of them; -fix finds EnsureRole in the module
+// (the example's generated rbac/v1/ensure) and adds its import with the
+// generator's alias.
+func TestVetFixFindsHelpersNotImported(t *testing.T) {
+	bin, dir := vetSetup(t, "zzvetfixmod")
+	src := `package x
+
+import (
+	"context"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type R struct{ client.Client }
+
+func (r *R) role(ctx context.Context, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "member", Namespace: ns},
+		Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get"}}}}
+	err := r.Create(ctx, role)
+	if apierrors.IsAlreadyExists(err) {
+		return r.Update(ctx, role)
+	}
+	return err
+}
+`
+	file := filepath.Join(dir, "x.go")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg := "./" + filepath.Base(dir)
+	cmd := exec.Command(bin, "vet", "-fix", pkg)
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "Create → AlreadyExists → Update") {
+		t.Fatalf("ssagen vet -fix: %v\n%s", err, out)
+	}
+	fixed, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`rbacv1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"`,
+		`_, _, err := rbacv1ensure.EnsureRole(ctx, r, nil, role, ssaensure.NoOwner())`,
+		`ssaensure "github.com/ssagen/ssagen/ensure"`,
+	} {
+		if !strings.Contains(string(fixed), want) {
+			t.Errorf("fixed file lacks %s:\n%s", want, fixed)
+		}
+	}
+	build := exec.Command("go", "vet", pkg)
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("the fixed package does not build: %v\n%s\n%s", err, out, fixed)
+	}
+}
