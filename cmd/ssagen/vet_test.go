@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,5 +198,205 @@ func (r *R) role(ctx context.Context, ns string) error {
 	build.Dir = "../.."
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("the fixed package does not build: %v\n%s\n%s", err, out, fixed)
+	}
+}
+
+// e2eOperator is a reconciler written the way seed 000's operator was:
+// Create → AlreadyExists → Update for a Role, and a Create that ignores
+// AlreadyExists for a ServiceAccount. It imports no ssagen helper.
+const e2eOperator = `package op
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
+)
+
+type Reconciler struct {
+	client.Client
+	Scheme *runtime.Scheme
+}
+
+func (r *Reconciler) Reconcile(ctx context.Context, p *platformv1alpha1.Project, ns string) error {
+	role := &rbacv1.Role{
+		ObjectMeta: metav1.ObjectMeta{Name: p.Name + "-member", Namespace: ns},
+		Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "list"}}},
+	}
+	if err := controllerutil.SetControllerReference(p, role, r.Scheme); err != nil {
+		return err
+	}
+	err := r.Create(ctx, role)
+	if apierrors.IsAlreadyExists(err) {
+		err = r.Update(ctx, role)
+	}
+	if err != nil {
+		return err
+	}
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: ns}}
+	if err := controllerutil.SetControllerReference(p, sa, r.Scheme); err != nil {
+		return err
+	}
+	if err := r.Create(ctx, sa); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return nil
+}
+`
+
+// e2eTest runs the reconciler on envtest, through an informer cache as a
+// manager's client reads: one reconcile creates, five more find
+// everything in place. It prints what the five cost.
+const e2eTest = `package op
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
+	"github.com/ssagen/ssagen/internal/testenv"
+)
+
+func TestReconcile(t *testing.T) {
+	cfg := testenv.Start(t)
+	scheme := runtime.NewScheme()
+	clientgoscheme.AddToScheme(scheme)
+	platformv1alpha1.AddToScheme(scheme)
+	counted, counter := testenv.Count(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	informers, err := cache.New(counted, cache.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go informers.Start(ctx)
+	c, err := client.New(counted, client.Options{Scheme: scheme, Cache: &client.CacheOptions{Reader: informers}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team"}}); err != nil {
+		t.Fatal(err)
+	}
+	p := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "demo"}}
+	if err := direct.Create(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	r := &Reconciler{Client: c, Scheme: scheme}
+	if err := r.Reconcile(ctx, p, "team"); err != nil {
+		t.Fatal(err)
+	}
+	// Let the cache see what the first reconcile wrote.
+	for i := 0; i < 300; i++ {
+		var role rbacv1.Role
+		var sa corev1.ServiceAccount
+		if c.Get(ctx, client.ObjectKey{Namespace: "team", Name: "demo-member"}, &role) == nil &&
+			c.Get(ctx, client.ObjectKey{Namespace: "team", Name: "demo"}, &sa) == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	before := counter.Snapshot()
+	for i := 0; i < 5; i++ {
+		if err := r.Reconcile(ctx, p, "team"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	got := counter.Since(before)
+	var role rbacv1.Role
+	if err := direct.Get(ctx, client.ObjectKey{Namespace: "team", Name: "demo-member"}, &role); err != nil || len(role.Rules) != 1 || len(role.OwnerReferences) != 1 {
+		t.Fatalf("role: %v %+v", err, role)
+	}
+	fmt.Printf("E2E conflicts=%d requests=%d (%s)\n", testenv.Total(got, "POST 409", "PUT 409", "PATCH 409"), testenv.Total(got, ""), testenv.String(got))
+}
+`
+
+// TestVetFixEndToEnd: a reconciler written with Create → AlreadyExists →
+// Update and a create-ignore runs on envtest and 409s on every resync;
+// `ssagen vet -fix` rewrites it onto the example's generated helpers
+// (which it does not import); the rewritten reconciler builds, its test
+// passes, and its resyncs send nothing and get no 409.
+func TestVetFixEndToEnd(t *testing.T) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
+			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
+		}
+		t.Skip("KUBEBUILDER_ASSETS is not set")
+	}
+	bin, dir := vetSetup(t, "zzvete2e")
+	file := filepath.Join(dir, "op.go")
+	if err := os.WriteFile(file, []byte(e2eOperator), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "op_test.go"), []byte(e2eTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg := "./" + filepath.Base(dir)
+	cost := func(stage string) (conflicts, requests int) {
+		t.Helper()
+		cmd := exec.Command("go", "test", "-count=1", "-v", pkg)
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: the reconciler's test fails: %v\n%s", stage, err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if rest, ok := strings.CutPrefix(line, "E2E "); ok {
+				if _, err := fmt.Sscanf(rest, "conflicts=%d requests=%d", &conflicts, &requests); err != nil {
+					t.Fatalf("%s: %q: %v", stage, line, err)
+				}
+				t.Logf("%s: %s", stage, rest)
+				return conflicts, requests
+			}
+		}
+		t.Fatalf("%s: no cost line in\n%s", stage, out)
+		return 0, 0
+	}
+	if conflicts, _ := cost("before -fix"); conflicts < 10 {
+		t.Fatalf("before -fix: %d 409s over 5 resyncs, want at least 10 (a Role and a ServiceAccount Create each)", conflicts)
+	}
+	cmd := exec.Command(bin, "vet", "-fix", pkg)
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "AlreadyExists") {
+		t.Fatalf("ssagen vet -fix: %v\n%s", err, out)
+	}
+	fixed, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rbacv1ensure.EnsureRole(ctx, r.Client, p, role)", "corev1ensure.EnsureServiceAccount(ctx, r.Client, p, sa, ssaensure.CreateOnly())"} {
+		if !strings.Contains(string(fixed), want) {
+			t.Errorf("fixed file lacks %s:\n%s", want, fixed)
+		}
+	}
+	if conflicts, requests := cost("after -fix"); conflicts != 0 || requests != 0 {
+		t.Errorf("after -fix: %d 409s and %d requests over 5 resyncs, want none", conflicts, requests)
+	}
+	again := exec.Command(bin, "vet", pkg)
+	again.Dir = "../.."
+	if out, err := again.CombinedOutput(); err != nil {
+		t.Errorf("ssagen vet still finds something after -fix: %v\n%s", err, out)
 	}
 }
