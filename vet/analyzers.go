@@ -297,18 +297,22 @@ func setsGenerateName(body *ast.BlockStmt) bool {
 }
 
 func runCreateOrUpdate(p *pass) {
-	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
-		if p.inTest(call) || !p.isPkgFunc(call, controllerutilPkg, "CreateOrUpdate", "CreateOrPatch") {
-			return
+		if !push || p.inTest(call) || !p.isPkgFunc(call, controllerutilPkg, "CreateOrUpdate", "CreateOrPatch") {
+			return true
 		}
 		kind := ""
 		if len(call.Args) > 2 {
 			kind = p.kindOf(call.Args[2])
 		}
-		p.Report(diag(call.Pos(), "create-or-update",
+		d := diag(call.Pos(), "create-or-update",
 			p.callee(call).Name()+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs, and fields set earlier are never pruned",
-			helper(kind, "")+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed"))
+			helper(kind, "")+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed")
+		var why string
+		d.SuggestedFixes, why = p.createOrUpdateFix(call, stack)
+		p.Report(withWhy(d, why))
+		return true
 	})
 }
 

@@ -42,3 +42,11 @@ func TestAnalyzers(t *testing.T) {
 func TestCreateUpdateFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.CreateUpdate, "example.com/fix")
 }
+
+// TestCreateOrUpdateFix applies create-or-update's suggested fixes to
+// testdata/src/example.com/fixmutate: a mutate function that only
+// assigns fields and sets the controller reference merges with the
+// literal into one intent; one that reads the object gets none.
+func TestCreateOrUpdateFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.CreateOrUpdate, "example.com/fixmutate")
+}

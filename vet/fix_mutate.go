@@ -1,0 +1,277 @@
+package vet
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ssagen/ssagen/internal/contract"
+)
+
+// The suggested fix of create-or-update: the object is built from a
+// literal in the block, and the mutate function only assigns fields of it
+// from values that do not read it, and sets the controller reference:
+//
+//	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: n, Namespace: ns}}
+//	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error {
+//		role.Labels = map[string]string{"app": n}
+//		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+//		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+//	})
+//
+// becomes
+//
+//	role := rbacv1ac.Role(n, ns).WithLabels(map[string]string{"app": n}).WithRules(rbacv1ac.PolicyRule().WithVerbs("get"))
+//	_, _, err := rbacv1ensure.EnsureRole(ctx, r.Client, owner, role)
+//
+// The literal and the assignments merge into one intent: exactly the
+// fields the old code wrote, which apply then owns (and prunes when they
+// are dropped), where the mutate function overwrote them on every run.
+
+const whyMutate = "the mutate function does more than assign fields from values that do not read the object and set the controller reference"
+
+// fieldTree is the merged intent: a field's value, or its fields.
+type fieldTree struct {
+	names  []string
+	value  map[string]ast.Expr
+	nested map[string]*fieldTree
+}
+
+func newFieldTree() *fieldTree {
+	return &fieldTree{value: map[string]ast.Expr{}, nested: map[string]*fieldTree{}}
+}
+
+// set puts value at path; false when the path is set twice.
+func (t *fieldTree) set(path []string, value ast.Expr) bool {
+	name := path[0]
+	_, isValue := t.value[name]
+	child, isNested := t.nested[name]
+	if len(path) == 1 {
+		if isValue || isNested {
+			return false
+		}
+		t.value[name] = value
+		t.names = append(t.names, name)
+		return true
+	}
+	if isValue {
+		return false
+	}
+	if !isNested {
+		child = newFieldTree()
+		t.nested[name] = child
+		t.names = append(t.names, name)
+	}
+	return child.set(path[1:], value)
+}
+
+// addLiteral merges a literal's keyed fields; nested struct literals
+// (not maps or slices) merge field by field.
+func (t *fieldTree) addLiteral(p *pass, lit *ast.CompositeLit, prefix []string) bool {
+	for _, e := range lit.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			return false
+		}
+		key, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		path := append(append([]string(nil), prefix...), key.Name)
+		if inner, ok := ast.Unparen(kv.Value).(*ast.CompositeLit); ok {
+			if _, isStruct := p.TypesInfo.TypeOf(inner).Underlying().(*types.Struct); isStruct {
+				if !t.addLiteral(p, inner, path) {
+					return false
+				}
+				continue
+			}
+		}
+		if !t.set(path, kv.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// literal renders the tree as a keyed composite literal (no type: only the
+// builder reads it).
+func (t *fieldTree) literal() *ast.CompositeLit {
+	lit := &ast.CompositeLit{}
+	for _, n := range t.names {
+		var v ast.Expr
+		if x, ok := t.value[n]; ok {
+			v = x
+		} else {
+			v = t.nested[n].literal()
+		}
+		lit.Elts = append(lit.Elts, &ast.KeyValueExpr{Key: ast.NewIdent(n), Value: v})
+	}
+	return lit
+}
+
+// fieldPath is the chain of field names sel selects from the variable v
+// (obj.Labels: ObjectMeta, Labels — embedded fields included), or nil.
+func (p *pass) fieldPath(e ast.Expr, v *types.Var) []string {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	var prefix []string
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+		if p.TypesInfo.ObjectOf(id) != v {
+			return nil
+		}
+	} else if prefix = p.fieldPath(sel.X, v); prefix == nil {
+		return nil
+	}
+	s, ok := p.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return nil
+	}
+	t := s.Recv()
+	var names []string
+	for _, i := range s.Index() {
+		if ptr, ok := t.Underlying().(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		f := st.Field(i)
+		names = append(names, f.Name())
+		t = f.Type()
+	}
+	return append(prefix, names...)
+}
+
+// createOrUpdateFix builds the suggested fix for a create-or-update
+// finding, or says why there is none.
+func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+	if len(call.Args) != 4 {
+		return nil, whyShape
+	}
+	mutate, ok := ast.Unparen(call.Args[3]).(*ast.FuncLit)
+	if !ok {
+		return nil, whyMutate
+	}
+	var file *ast.File
+	var stmt ast.Stmt
+	for _, n := range stack {
+		switch n := n.(type) {
+		case *ast.File:
+			file = n
+		case *ast.IfStmt:
+			if n.Init != nil && containsNode(n.Init, call) {
+				stmt = n
+			}
+		case *ast.AssignStmt:
+			if containsNode(n, call) && stmt == nil {
+				stmt = n
+			}
+		}
+	}
+	if file == nil || stmt == nil {
+		return nil, whyShape
+	}
+	block, idx := enclosingBlock(stack, stmt)
+	if block == nil {
+		return nil, whyShape
+	}
+	as, _ := stmt.(*ast.AssignStmt)
+	if ifs, ok := stmt.(*ast.IfStmt); ok {
+		as, _ = ifs.Init.(*ast.AssignStmt)
+	}
+	if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call || !isBlank(as.Lhs[0]) {
+		return nil, whyShape // the operation result is used
+	}
+	in, why := p.literalIntentOf(call.Args[2], block, idx, stmt)
+	if in == nil || in.variable == nil {
+		if why == "" {
+			why = whyNotVariable
+		}
+		return nil, why
+	}
+	// The mutate function: assignments, then the controller reference.
+	tree := newFieldTree()
+	if !tree.addLiteral(p, in.lit, nil) {
+		return nil, whyField
+	}
+	reads := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && p.TypesInfo.Uses[id] == in.variable {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	stmts := mutate.Body.List
+	for i, s := range stmts {
+		last := i == len(stmts)-1
+		switch s := s.(type) {
+		case *ast.AssignStmt:
+			if s.Tok != token.ASSIGN || len(s.Lhs) != 1 || len(s.Rhs) != 1 || reads(s.Rhs[0]) {
+				return nil, whyMutate
+			}
+			path := p.fieldPath(s.Lhs[0], in.variable)
+			if path == nil || !tree.set(path, s.Rhs[0]) {
+				return nil, whyMutate
+			}
+		case *ast.IfStmt:
+			// if err := controllerutil.SetControllerReference(...); err != nil { return err }
+			init, ok := s.Init.(*ast.AssignStmt)
+			if !ok || len(init.Rhs) != 1 || !p.setsOwner(init.Rhs[0], in) || s.Else != nil || len(s.Body.List) != 1 {
+				return nil, whyMutate
+			}
+		case *ast.ReturnStmt:
+			if !last || len(s.Results) != 1 {
+				return nil, whyMutate
+			}
+			if id, ok := ast.Unparen(s.Results[0]).(*ast.Ident); ok && id.Name == "nil" {
+				continue
+			}
+			if !p.setsOwner(s.Results[0], in) {
+				return nil, whyMutate
+			}
+		default:
+			return nil, whyMutate
+		}
+	}
+	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	sig := in.helper.Type().(*types.Signature)
+	b, ok := f.builder(tree.literal(), acNamed(sig.Params().At(contract.ParamDesired).Type()), true)
+	if !ok {
+		return nil, whyField
+	}
+	clientText, ok := f.clientArg(call.Args[1], sig.Params().At(contract.ParamClient).Type())
+	if !ok {
+		return nil, whyShape
+	}
+	helperCall := in.call(f, call.Args[0], clientText, b)
+	edits, removed := in.edits(p, b)
+	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)})
+	removed = append(removed, as)
+	edits = append(edits, f.importEdits(removed, b+helperCall)...)
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Use %s.%s: apply the fields the mutate function set, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
+		TextEdits: edits,
+	}}, ""
+}
+
+// setsOwner reports a SetControllerReference(owner, obj, ...) of the
+// intent's object, and takes owner as the intent's.
+func (p *pass) setsOwner(e ast.Expr, in *literalIntent) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || !p.isPkgFunc(c, controllerutilPkg, "SetControllerReference") || len(c.Args) < 2 || p.objectVar(c.Args[1]) != in.variable {
+		return false
+	}
+	if in.ownerExpr == nil {
+		in.ownerExpr = c.Args[0]
+	}
+	return true
+}
