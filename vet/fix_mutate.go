@@ -188,8 +188,8 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call || !isBlank(as.Lhs[0]) {
 		return nil, whyShape // the operation result is used
 	}
-	in, why := p.literalIntentOf(call.Args[2], block, idx, stmt)
-	if in == nil || in.variable == nil {
+	in, why := p.literalIntentOf(call.Args[2], block, idx, stack, stmt)
+	if in == nil || in.variable == nil || in.elems != nil {
 		if why == "" {
 			why = whyNotVariable
 		}

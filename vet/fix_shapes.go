@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -53,12 +54,17 @@ type literalIntent struct {
 	owner     ast.Stmt       // the SetControllerReference statement, or nil
 	ownerExpr ast.Expr
 	helper    *types.Func
+	// A range over a slice literal (for _, role := range []*rbacv1.Role{...}):
+	// the variable's values are the elements, each a literal.
+	elems     []*ast.CompositeLit
+	elemNodes []ast.Expr // the elements as written ({...} or &T{...})
+	sliceType ast.Expr
 }
 
 // literalIntentOf finds the intent of the object arg, written by the
 // statements site in block at index end (the statements before it are
 // searched); why says what is missing when it is nil.
-func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, site ...ast.Node) (*literalIntent, string) {
+func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stack []ast.Node, site ...ast.Node) (*literalIntent, string) {
 	in := &literalIntent{}
 	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
 		lit, ok := ast.Unparen(u.X).(*ast.CompositeLit)
@@ -93,7 +99,7 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, site
 		}
 	}
 	if in.def == nil {
-		return nil, whyNotVariable
+		return p.rangeIntent(in, stack, site)
 	}
 	u, ok := ast.Unparen(in.def.(*ast.AssignStmt).Rhs[0]).(*ast.UnaryExpr)
 	if !ok || u.Op != token.AND {
@@ -116,6 +122,85 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, site
 		}
 	}
 	return in, ""
+}
+
+// rangeIntent is the intent of a range variable over a slice literal of
+// the object type, written only at the site.
+func (p *pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node) (*literalIntent, string) {
+	var rs *ast.RangeStmt
+	for i := len(stack) - 1; i >= 0; i-- {
+		if r, ok := stack[i].(*ast.RangeStmt); ok {
+			if id, ok := r.Value.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == in.variable {
+				rs = r
+				break
+			}
+		}
+	}
+	if rs == nil {
+		return nil, whyNotVariable
+	}
+	lit, ok := ast.Unparen(rs.X).(*ast.CompositeLit)
+	if !ok || lit.Type == nil {
+		return nil, whyNotVariable
+	}
+	if _, ok := lit.Type.(*ast.ArrayType); !ok {
+		return nil, whyNotVariable
+	}
+	for _, e := range lit.Elts {
+		el, ok := ast.Unparen(e).(*ast.CompositeLit)
+		if u, isAddr := ast.Unparen(e).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+			el, ok = ast.Unparen(u.X).(*ast.CompositeLit)
+		}
+		if !ok {
+			return nil, whyNotVariable
+		}
+		in.elems, in.elemNodes = append(in.elems, el), append(in.elemNodes, e)
+	}
+	in.sliceType = lit.Type
+	if in.owner != nil && !ownerOnly(p, in.owner) {
+		return nil, whyUsed
+	}
+	allowed := append([]ast.Node{rs.Value}, site...)
+	if in.owner != nil {
+		allowed = append(allowed, in.owner)
+	}
+	for id, o := range p.TypesInfo.Uses {
+		if o == in.variable && !inAny(id, allowed) {
+			return nil, whyUsed
+		}
+	}
+	return in, ""
+}
+
+// render builds the intent's builder chains for ac and the edits that put
+// them in place (with those of edits); b is the chain an inline intent
+// hands the helper (for a range, all of them, for the imports).
+func (in *literalIntent) render(p *pass, f *fixer, ac *types.Named) (b string, edits []analysis.TextEdit, removed []ast.Node, ok bool) {
+	if in.elems == nil {
+		if b, ok = f.builder(in.lit, ac, true); !ok {
+			return "", nil, nil, false
+		}
+		edits, removed = in.edits(p, b)
+		return b, edits, removed, true
+	}
+	var all []string
+	for i, el := range in.elems {
+		eb, ok := f.builder(el, ac, true)
+		if !ok {
+			return "", nil, nil, false
+		}
+		all = append(all, eb)
+		edits = append(edits, analysis.TextEdit{Pos: in.elemNodes[i].Pos(), End: in.elemNodes[i].End(), NewText: []byte(eb)})
+		removed = append(removed, in.elemNodes[i])
+	}
+	st := "[]*" + f.qualify(ac.Obj().Pkg(), "ac") + "." + ac.Obj().Name()
+	edits = append(edits, analysis.TextEdit{Pos: in.sliceType.Pos(), End: in.sliceType.End(), NewText: []byte(st)})
+	removed = append(removed, in.sliceType)
+	if in.owner != nil {
+		edits = append(edits, deleteLine(p.Fset, in.owner))
+		removed = append(removed, in.owner)
+	}
+	return st + strings.Join(all, ""), edits, removed, true
 }
 
 // call renders the helper's call for the intent: the builder (inline) or
@@ -202,13 +287,13 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	if createStmt != nil {
 		site = append(site, createStmt)
 	}
-	in, why := p.literalIntentOf(create.Args[1], block, end, site...)
+	in, why := p.literalIntentOf(create.Args[1], block, end, stack, site...)
 	if in == nil {
 		return nil, why
 	}
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := in.helper.Type().(*types.Signature)
-	b, ok := f.builder(in.lit, acNamed(sig.Params().At(contract.ParamDesired).Type()), true)
+	b, edits, removed, ok := in.render(p, f, acNamed(sig.Params().At(contract.ParamDesired).Type()))
 	if !ok {
 		return nil, whyField
 	}
@@ -217,7 +302,6 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 		return nil, whyShape
 	}
 	call := in.call(f, create.Args[0], clientText, b)
-	edits, removed := in.edits(p, b)
 	if formB {
 		as, ok := outer.Init.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != create || outer.Else != nil {
@@ -355,13 +439,13 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	site := []ast.Node{stmt, ifs}
 	end := idx
-	in, why := p.literalIntentOf(create.Args[1], block, end, site...)
+	in, why := p.literalIntentOf(create.Args[1], block, end, stack, site...)
 	if in == nil {
 		return nil, why
 	}
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := in.helper.Type().(*types.Signature)
-	b, ok := f.builder(in.lit, acNamed(sig.Params().At(contract.ParamDesired).Type()), true)
+	b, edits, removed, ok := in.render(p, f, acNamed(sig.Params().At(contract.ParamDesired).Type()))
 	if !ok {
 		return nil, whyField
 	}
@@ -370,7 +454,6 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		return nil, whyShape
 	}
 	call := in.call(f, create.Args[0], clientText, b, contract.CreateOnly)
-	edits, removed := in.edits(p, b)
 	edits = append(edits,
 		analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + errID.Name + " " + as.Tok.String() + " " + call)},
 		analysis.TextEdit{Pos: ifs.Cond.Pos(), End: ifs.Cond.End(), NewText: []byte(errID.Name + " != nil")})
