@@ -50,3 +50,11 @@ func TestCreateUpdateFix(t *testing.T) {
 func TestCreateOrUpdateFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.CreateOrUpdate, "example.com/fixmutate")
 }
+
+// TestApplyTypedStruct: a typed-struct apply is reported when it sends a
+// zero value the code never set (a field without omitempty, a zero time),
+// and not when every field it writes is set on purpose or lies in the
+// stanza the endpoint drops (spec, for a status apply).
+func TestApplyTypedStruct(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), vet.ApplyTypedStruct, "example.com/applied")
+}

@@ -17,6 +17,7 @@ var Apply Patch = applyPatch{}
 
 type SubResourceWriter interface {
 	Update(ctx context.Context, obj Object, opts ...any) error
+	Patch(ctx context.Context, obj Object, patch Patch, opts ...any) error
 }
 
 type Client interface {

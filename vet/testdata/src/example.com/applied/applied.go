@@ -1,0 +1,86 @@
+// Package applied holds server-side applies of typed structs, with JSON
+// tags as kubebuilder APIs have them: those that send zero values the code
+// never set are reported; those whose every written field is set on
+// purpose are not (seed 002's false positives).
+package applied
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+type ObjectMeta struct {
+	Name      string            `json:"name,omitempty"`
+	Namespace string            `json:"namespace,omitempty"`
+	Labels    map[string]string `json:"labels,omitempty"`
+}
+
+type Time struct{ s string }
+
+func (Time) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
+type Widget struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitempty"`
+	Spec       WidgetSpec   `json:"spec,omitempty"`
+	Status     WidgetStatus `json:"status,omitempty"`
+}
+
+func (w *Widget) GetName() string { return w.Name }
+
+type WidgetSpec struct {
+	Replicas int32  `json:"replicas"`
+	Image    string `json:"image"`
+	Paused   bool   `json:"paused,omitempty"`
+}
+
+type WidgetStatus struct {
+	Ready bool   `json:"ready"`
+	Phase string `json:"phase,omitempty"`
+	Since Time   `json:"since,omitempty"`
+}
+
+type Reconciler struct{ client.Client }
+
+// Every field without omitempty set: silent.
+func (r *Reconciler) applyAllSet(ctx context.Context) error {
+	w := &Widget{ObjectMeta: ObjectMeta{Name: "w"}, Spec: WidgetSpec{Replicas: 2, Image: "nginx"}}
+	return r.Patch(ctx, w, client.Apply)
+}
+
+// Replicas without omitempty is left zero: this manager claims it.
+func (r *Reconciler) applyZeroReplicas(ctx context.Context) error {
+	w := &Widget{ObjectMeta: ObjectMeta{Name: "w"}, Spec: WidgetSpec{Image: "nginx"}}
+	return r.Patch(ctx, w, client.Apply) // want `server-side apply of a typed Go struct`
+}
+
+// Status apply: the spec, all zero, is dropped by the status endpoint,
+// and every status field it writes is set: silent.
+func (r *Reconciler) applyStatus(ctx context.Context) error {
+	w := &Widget{ObjectMeta: ObjectMeta{Name: "w"}, Status: WidgetStatus{Ready: true, Since: Time{"now"}}}
+	return r.Status().Patch(ctx, w, client.Apply)
+}
+
+// Status apply with Ready left zero: reported.
+func (r *Reconciler) applyStatusZero(ctx context.Context) error {
+	w := &Widget{ObjectMeta: ObjectMeta{Name: "w"}, Status: WidgetStatus{Phase: "Running", Since: Time{"now"}}}
+	return r.Status().Patch(ctx, w, client.Apply) // want `server-side apply of a typed Go struct`
+}
+
+// The object changes after the literal: what is sent is not in sight.
+func (r *Reconciler) applyChanged(ctx context.Context, n int32) error {
+	w := &Widget{ObjectMeta: ObjectMeta{Name: "w"}, Spec: WidgetSpec{Replicas: 2, Image: "nginx"}}
+	w.Spec.Replicas = n
+	return r.Patch(ctx, w, client.Apply) // want `server-side apply of a typed Go struct`
+}
+
+// Inline literal, everything set: silent.
+func (r *Reconciler) applyInline(ctx context.Context) error {
+	return r.Patch(ctx, &Widget{ObjectMeta: ObjectMeta{Name: "w"}, Spec: WidgetSpec{Replicas: 1, Image: "x"}}, client.Apply)
+}
