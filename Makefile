@@ -65,7 +65,7 @@ bench-report: envtest-assets ## render docs/benchmarks.md again from the results
 bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern and scenario, report into a temp folder, counts asserted
 	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...
 
-bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen, warm and cold, on the example, Gateway API and k8s.io/api (about 15 min); writes docs/generator-benchmark.md and its chart
+bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen, warm and cold, on the example, Gateway API and k8s.io/api (about 20 min); writes docs/generator-benchmark.md and its chart
 	bash hack/bench-gen.sh
 
 example: envtest-assets ## run the example operator (examples/controller) on a local kube-apiserver and print what it costs

@@ -17,7 +17,7 @@
 #  - kube: all of k8s.io/api (51 group/versions), and its first 1 and 10
 #    for the growth curve.
 # Warm: the median of RUNS runs (default 5; 3 for kube) after one warm-up
-# run. Cold: one run with an empty GOCACHE. QUICK=1 measures the example
+# run. Cold: the median of 3 runs, each with an empty GOCACHE. QUICK=1 measures the example
 # only (a smoke run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -189,14 +189,23 @@ measure() {
   rm -f "$stats"
   echo "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p") $(printf '%s\n' "${rsss[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")"
 }
-# cold FUNCTION: one run with an empty build cache ("wall_seconds peak_kib").
+# cold FUNCTION: the median of COLD_RUNS runs (default 3), each with an
+# empty build cache ("wall_seconds peak_kib").
+COLD_RUNS=${COLD_RUNS:-3}
 cold() {
-  local fn=$1 stats cache
-  stats=$(mktemp) cache=$(mktemp -d)
-  clean
-  GOCACHE=$cache /usr/bin/time -f '%e %M' -o "$stats" bash -c "set -e; $fn" >"$work/$fn.cold.log" 2>&1 || { echo "$fn failed cold; see $work/$fn.cold.log" >&2; exit 1; }
-  cat "$stats"
-  rm -rf "$stats" "$cache"
+  local fn=$1 stats cache walls=() rsss=()
+  stats=$(mktemp)
+  for _ in $(seq "$COLD_RUNS"); do
+    cache=$(mktemp -d)
+    clean
+    GOCACHE=$cache /usr/bin/time -f '%e %M' -o "$stats" bash -c "set -e; $fn" >"$work/$fn.cold.log" 2>&1 || { echo "$fn failed cold; see $work/$fn.cold.log" >&2; exit 1; }
+    read -r w r <"$stats"
+    walls+=("$w")
+    rsss+=("$r")
+    chmod -R u+w "$cache" 2>/dev/null; rm -rf "$cache"
+  done
+  rm -f "$stats"
+  echo "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (COLD_RUNS + 1) / 2 ))p") $(printf '%s\n' "${rsss[@]}" | sort -n | sed -n "$(( (COLD_RUNS + 1) / 2 ))p")"
 }
 
 # rows INPUT RUNS TOOLS...: one TSV row per tool and cache state:

@@ -119,9 +119,19 @@ func runCreateUpdate(p *pass) {
 		body := funcBody(stack)
 		if call, ok := n.(*ast.CallExpr); ok {
 			// client.IgnoreAlreadyExists(c.Create(...))
-			if p.isPkgFunc(call, clientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 {
-				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) && !setsGenerateName(body) && !p.afterNotFound(stack) {
+			if p.isPkgFunc(call, clientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 && !setsGenerateName(body) && !p.afterNotFound(stack) {
+				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) {
 					p.reportCreateIgnore(inner, stack)
+				} else if _, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
+					// if err := c.Create(...); client.IgnoreAlreadyExists(err) != nil
+					for i := len(stack) - 2; i >= 0; i-- {
+						if ifs, ok := stack[i].(*ast.IfStmt); ok && containsNode(ifs.Cond, call) {
+							if create := p.createFor(ifs, call.Args[0], body); create != nil {
+								p.reportCreateIgnore(create, stack)
+							}
+							break
+						}
+					}
 				}
 			}
 			return true
@@ -146,9 +156,96 @@ func runCreateUpdate(p *pass) {
 				return true
 			}
 		}
+		if p.handlesAlreadyExists(ifs, stack) {
+			return true // AlreadyExists is handled (a requeue, an adoption), not ignored
+		}
 		p.reportCreateIgnore(create, stack)
 		return true
 	})
+}
+
+// handlesAlreadyExists reports a Create whose AlreadyExists path does
+// something: returns an error or a non-zero result (a requeue: "the cache
+// may be stale"), or calls anything but a logger (adopts the object). A
+// path shared with success (err != nil && !IsAlreadyExists(err)) ignores it.
+func (p *pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
+	_, negated := p.alreadyExistsCheck(ifs.Cond)
+	var path []ast.Stmt
+	if !negated {
+		path = ifs.Body.List
+	} else {
+		block, i := enclosingBlock(stack, ifs)
+		if block == nil || len(stack) < 2 {
+			return false
+		}
+		// The block must run on errors only: the body of `if err != nil`.
+		onError := false
+		for j := len(stack) - 1; j >= 0; j-- {
+			if outer, ok := stack[j].(*ast.IfStmt); ok && outer != ifs && outer.Body == block {
+				if b, ok := ast.Unparen(outer.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+					if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
+						onError = true
+					}
+				}
+				break
+			}
+		}
+		if !onError {
+			return false
+		}
+		path = block.List[i+1:]
+	}
+	handled := false
+	for _, st := range path {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					if !zeroExpr(r) {
+						handled = true
+					}
+				}
+			case *ast.CallExpr:
+				if !isLogCall(n) {
+					handled = true
+				}
+			}
+			return !handled
+		})
+	}
+	return handled
+}
+
+// zeroExpr: nil, an empty composite literal (ctrl.Result{}), or a zero
+// literal.
+func zeroExpr(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return e.Name == "nil" || e.Name == "false"
+	case *ast.CompositeLit:
+		return len(e.Elts) == 0
+	case *ast.UnaryExpr:
+		return e.Op == token.AND && zeroExpr(e.X)
+	case *ast.BasicLit:
+		return e.Value == "0" || e.Value == `""`
+	}
+	return false
+}
+
+// isLogCall: a call of a logger's method (Info, Error, V(...).Info, ...).
+func isLogCall(c *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	switch sel.Sel.Name {
+	case "Info", "Infof", "Debug", "Debugf", "Error", "Errorf", "Warn", "Warning", "Warnf", "V", "WithValues", "WithName",
+		"Log", "Logf", "Print", "Printf", "Println", "Event", "Eventf", "FromContext":
+		return true
+	}
+	return false
 }
 
 // writesSameObject reports a write call whose arguments include the
@@ -196,22 +293,113 @@ func withWhy(d analysis.Diagnostic, why string) analysis.Diagnostic {
 // nothing): its Create then costs a 409 only when it races another
 // writer, not on every reconcile.
 func (p *pass) afterNotFound(stack []ast.Node) bool {
+	node := stack[len(stack)-1]
 	for i := len(stack) - 2; i >= 0; i-- {
-		ifs, ok := stack[i].(*ast.IfStmt)
-		if !ok || !containsNode(ifs.Body, stack[len(stack)-1]) {
-			continue
+		var conds []ast.Expr
+		switch s := stack[i].(type) {
+		case *ast.IfStmt:
+			if containsNode(s.Body, node) {
+				conds = []ast.Expr{s.Cond}
+			}
+		case *ast.CaseClause:
+			// switch { case apierrors.IsNotFound(err): ...; case x == nil: ... }
+			conds = s.List
 		}
-		found := false
-		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && p.isPkgFunc(c, apierrorsPkg, "IsNotFound") {
-				if u, ok := ast.Unparen(ifs.Cond).(*ast.UnaryExpr); !ok || u.Op != token.NOT {
-					found = true
+		for _, c := range conds {
+			if p.absenceCheck(c) {
+				return true
+			}
+		}
+	}
+	return p.calledOnlyWhenAbsent(stack)
+}
+
+// absenceCheck reports a condition that holds when a read found nothing:
+// apierrors.IsNotFound(err) (not negated), x == nil for a non-error x (a
+// cached Get that set it to nil, a lookup in a cached list), len(x) == 0.
+func (p *pass) absenceCheck(cond ast.Expr) bool {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.CallExpr:
+		return p.isPkgFunc(c, apierrorsPkg, "IsNotFound")
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			return p.absenceCheck(c.X) || p.absenceCheck(c.Y)
+		case token.EQL:
+			if id, ok := ast.Unparen(c.Y).(*ast.Ident); ok && id.Name == "nil" {
+				t := p.TypesInfo.TypeOf(c.X)
+				return t != nil && !types.Identical(t, types.Universe.Lookup("error").Type())
+			}
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" {
+					if lit, ok := ast.Unparen(c.Y).(*ast.BasicLit); ok && lit.Value == "0" {
+						return true
+					}
 				}
 			}
-			return !found
-		})
-		if found {
+		}
+	}
+	return false
+}
+
+// calledOnlyWhenAbsent reports a node in a function of this package whose
+// every call in the package runs only when a read found nothing (the
+// Create lives in createRole, called from the NotFound branch of the
+// reconcile's cached Get).
+func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
+	var fn *types.Func
+	for i := len(stack) - 1; i >= 0; i-- {
+		if fd, ok := stack[i].(*ast.FuncDecl); ok {
+			fn, _ = p.TypesInfo.Defs[fd.Name].(*types.Func)
+			break
+		}
+		if _, ok := stack[i].(*ast.FuncLit); ok {
+			return false
+		}
+	}
+	if fn == nil {
+		return false
+	}
+	if p.guardedCalls == nil {
+		p.guardedCalls = map[*types.Func][2]int{}
+		p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, st []ast.Node) bool {
+			if !push {
+				return true
+			}
+			callee := p.callee(n.(*ast.CallExpr))
+			if callee == nil || callee.Pkg() != p.Pkg {
+				return true
+			}
+			c := p.guardedCalls[callee]
+			c[0]++
+			if p.guardedHere(st) {
+				c[1]++
+			}
+			p.guardedCalls[callee] = c
 			return true
+		})
+	}
+	c := p.guardedCalls[fn]
+	return c[0] > 0 && c[0] == c[1]
+}
+
+// guardedHere is afterNotFound without looking at the callers.
+func (p *pass) guardedHere(stack []ast.Node) bool {
+	node := stack[len(stack)-1]
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch s := stack[i].(type) {
+		case *ast.IfStmt:
+			if containsNode(s.Body, node) && p.absenceCheck(s.Cond) {
+				return true
+			}
+		case *ast.CaseClause:
+			for _, c := range s.List {
+				if p.absenceCheck(c) {
+					return true
+				}
+			}
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
 		}
 	}
 	return false
@@ -320,27 +508,36 @@ func runCreateOrUpdate(p *pass) {
 func runRetryOnConflict(p *pass) {
 	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
-		if p.inTest(call) || !p.isPkgFunc(call, retryPkg, "RetryOnConflict") || len(call.Args) < 2 {
+		if p.inTest(call) || !p.retryReported(call) {
 			return
 		}
-		hasGet, hasUpdate, kind := false, false, ""
+		kind := ""
 		for _, c := range calls(call.Args[1]) {
-			switch p.clientMethod(c) {
-			case "Get":
-				hasGet = true
-			case "Update":
-				hasUpdate = true
-				if len(c.Args) > 1 {
-					kind = p.kindOf(c.Args[1])
-				}
+			if p.clientMethod(c) == "Update" && len(c.Args) > 1 {
+				kind = p.kindOf(c.Args[1])
 			}
 		}
-		if hasGet && hasUpdate {
-			p.Report(diag(call.Pos(), "retry-on-conflict",
-				"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely",
-				helper(kind, "")+": server-side apply does not conflict on resourceVersion"))
-		}
+		p.Report(diag(call.Pos(), "retry-on-conflict",
+			"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely",
+			helper(kind, "")+": server-side apply does not conflict on resourceVersion"))
 	})
+}
+
+// retryReported: retry.RetryOnConflict whose function Gets and Updates.
+func (p *pass) retryReported(call *ast.CallExpr) bool {
+	if !p.isPkgFunc(call, retryPkg, "RetryOnConflict") || len(call.Args) < 2 {
+		return false
+	}
+	hasGet, hasUpdate := false, false
+	for _, c := range calls(call.Args[1]) {
+		switch p.clientMethod(c) {
+		case "Get":
+			hasGet = true
+		case "Update":
+			hasUpdate = true
+		}
+	}
+	return hasGet && hasUpdate
 }
 
 // isStatusWriter reports X.Status() (or X.SubResource("status")).
@@ -386,6 +583,13 @@ func runStatusUpdate(p *pass) {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Update" || !p.isStatusWriter(sel.X) {
 			return true
+		}
+		// Inside a RetryOnConflict around Get + Update, the retry-on-conflict
+		// finding covers this write: one finding per site.
+		for _, n := range stack {
+			if rc, ok := n.(*ast.CallExpr); ok && p.retryReported(rc) && containsNode(rc.Args[1], call) {
+				return true
+			}
 		}
 		// An object built here is not from the cache; one read here, handed
 		// in, or copied from either (a reconciler's helper) almost always is.
@@ -717,44 +921,74 @@ func (p *pass) marshals(t types.Type) bool {
 var churning = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true, "Job": true}
 
 func runOwnsChurning(p *pass) {
-	p.ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-		call := n.(*ast.CallExpr)
-		fn := p.callee(call)
-		if p.inTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || !isBuilderPkg(fn.Pkg().Path()) || len(call.Args) == 0 {
-			return
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
+			return true
 		}
-		kind := p.kindOf(call.Args[0])
-		if !churning[kind] {
-			return
-		}
-		what := "without a predicate"
-		if len(call.Args) > 1 {
-			// Predicates passed with the options are ANDed: the status
-			// churn gets through only when every one lets it through.
-			verdict := letsChurn
-			for _, opt := range call.Args[1:] {
-				oc, ok := ast.Unparen(opt).(*ast.CallExpr)
-				if !ok || p.callee(oc) == nil || p.callee(oc).Name() != "WithPredicates" {
-					verdict = unknownChurn
-					continue
-				}
-				if v := p.allOf(oc.Args); v != letsChurn && verdict == letsChurn {
-					verdict = v
-				}
-			}
-			if verdict != letsChurn {
-				return
-			}
-			what = "with predicates that pass every status write (they look at the new object only)"
-		}
-		pos := call.Pos()
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			pos = sel.Sel.Pos()
-		}
-		p.Report(diag(pos, "owns-churning",
-			"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
-			"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
+		p.ownsChurning(n.(*ast.CallExpr), stack)
+		return true
 	})
+}
+
+// eventFilterDrops reports a builder.WithEventFilter in body whose
+// predicate drops status churn: it filters the owned kinds' events too.
+func (p *pass) eventFilterDrops(body *ast.BlockStmt) bool {
+	if body == nil {
+		return false
+	}
+	drops := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || drops {
+			return !drops
+		}
+		if fn := p.callee(c); fn != nil && fn.Name() == "WithEventFilter" && fn.Pkg() != nil && isBuilderPkg(fn.Pkg().Path()) && len(c.Args) == 1 {
+			drops = p.predicateVerdict(c.Args[0]) == dropsChurn
+		}
+		return !drops
+	})
+	return drops
+}
+
+func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
+	fn := p.callee(call)
+	if p.inTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || !isBuilderPkg(fn.Pkg().Path()) || len(call.Args) == 0 {
+		return
+	}
+	if p.eventFilterDrops(funcBody(stack)) {
+		return
+	}
+	kind := p.kindOf(call.Args[0])
+	if !churning[kind] {
+		return
+	}
+	what := "without a predicate"
+	if len(call.Args) > 1 {
+		// Predicates passed with the options are ANDed: the status
+		// churn gets through only when every one lets it through.
+		verdict := letsChurn
+		for _, opt := range call.Args[1:] {
+			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
+			if !ok || p.callee(oc) == nil || p.callee(oc).Name() != "WithPredicates" {
+				verdict = unknownChurn
+				continue
+			}
+			if v := p.allOf(oc.Args); v != letsChurn && verdict == letsChurn {
+				verdict = v
+			}
+		}
+		if verdict != letsChurn {
+			return
+		}
+		what = "with predicates that pass every status write (they look at the new object only)"
+	}
+	pos := call.Pos()
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		pos = sel.Sel.Pos()
+	}
+	p.Report(diag(pos, "owns-churning",
+		"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
+		"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
 }
 
 // writtenByOthers are kinds other controllers keep writing: the churning
@@ -766,6 +1000,52 @@ var writtenByOthers = func() map[string]bool {
 	}
 	return m
 }()
+
+// definition is the expression a local variable was defined with (its
+// := or var with a value), when it is assigned nowhere else; nil otherwise.
+func (p *pass) definition(id *ast.Ident) ast.Expr {
+	v, ok := p.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != p.Pkg || v.Parent() == p.Pkg.Scope() {
+		return nil
+	}
+	var def ast.Expr
+	assigned := 0
+	for _, f := range p.Files {
+		if f.Pos() > v.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && (p.TypesInfo.Defs[lid] == v || p.TypesInfo.Uses[lid] == v) {
+						assigned++
+						if len(n.Rhs) == len(n.Lhs) {
+							def = n.Rhs[i]
+						} else {
+							def = nil // x, err := f(): the first result
+							if len(n.Rhs) == 1 && i == 0 {
+								def = n.Rhs[0]
+							}
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if p.TypesInfo.Defs[name] == v && i < len(n.Values) {
+						assigned++
+						def = n.Values[i]
+					}
+				}
+			}
+			return true
+		})
+	}
+	if assigned != 1 {
+		return nil
+	}
+	return def
+}
 
 // isBuilderPkg: controller-runtime's builder, or multicluster-runtime's,
 // which wraps it with the same Owns.
@@ -812,6 +1092,11 @@ func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
 		e = u.X
 	}
 	switch e := e.(type) {
+	case *ast.Ident:
+		// A variable: judge what it was defined as, in this package.
+		if def := p.definition(e); def != nil {
+			return p.predicateVerdict(def)
+		}
 	case *ast.CompositeLit:
 		switch p.predicateType(e) {
 		case "GenerationChangedPredicate", "LabelChangedPredicate", "AnnotationChangedPredicate",
@@ -836,8 +1121,9 @@ func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
 		}
 		name := fn.Name()
 		switch {
-		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && (name == "NewPredicateFuncs" || name == "NewTypedPredicateFuncs"):
-			return letsChurn
+		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && (name == "NewPredicateFuncs" || name == "NewTypedPredicateFuncs" ||
+			name == "LabelSelectorPredicate" || name == "TypedLabelSelectorPredicate"):
+			return letsChurn // a filter on the new object alone
 		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "And":
 			return p.allOf(e.Args)
 		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "Or":

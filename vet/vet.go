@@ -49,6 +49,9 @@ type pass struct {
 	*analysis.Pass
 	ins    *inspector.Inspector
 	byPath map[string]*types.Package // imported's index
+	// guardedCalls counts, per function of the package, its calls and
+	// those that run only when a read found nothing (calledOnlyWhenAbsent).
+	guardedCalls map[*types.Func][2]int
 }
 
 // inTest reports whether n is test code — a _test.go file, or a test

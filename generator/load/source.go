@@ -158,7 +158,21 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				files[j.pkg][j.file], parseErrs[j.pkg][j.file] = parser.ParseFile(fset, j.path, nil, j.mode)
+				if !list[j.pkg].DepOnly {
+					files[j.pkg][j.file], parseErrs[j.pkg][j.file] = parser.ParseFile(fset, j.path, nil, j.mode)
+					continue
+				}
+				// A dependency: only its declarations' types are wanted.
+				src, err := os.ReadFile(j.path)
+				if err != nil {
+					parseErrs[j.pkg][j.file] = err
+					continue
+				}
+				f, err := parser.ParseFile(fset, j.path, blankBodies(src), j.mode)
+				if f != nil {
+					dropInitializers(f)
+				}
+				files[j.pkg][j.file], parseErrs[j.pkg][j.file] = f, err
 			}
 		}()
 	}
@@ -309,4 +323,137 @@ func goarch() string {
 		return a
 	}
 	return runtime.GOARCH
+}
+
+// blankBodies returns src with the inside of every function body (and
+// function literal) replaced by spaces, newlines kept: the parser then
+// skips what the type checker would ignore anyway, and every position
+// stays where it was. A body is a "{" after "func" at the same nesting of
+// parentheses and brackets, not opening a struct or interface type.
+func blankBodies(src []byte) []byte {
+	out := append([]byte(nil), src...)
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+	type state struct{ depth int } // paren/bracket depth at the func keyword
+	var pending []state            // funcs whose body has not started
+	depth := 0                     // parentheses and brackets
+	prev := token.ILLEGAL
+	for {
+		pos, tok, _ := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := int(pos) - 1
+		switch tok {
+		case token.FUNC:
+			pending = append(pending, state{depth})
+		case token.LPAREN, token.LBRACK:
+			depth++
+		case token.RPAREN, token.RBRACK:
+			depth--
+			// A func type inside the parentheses just closed (a parameter
+			// of type func(...)) has no body.
+			for len(pending) > 0 && pending[len(pending)-1].depth > depth {
+				pending = pending[:len(pending)-1]
+			}
+		case token.LBRACE:
+			if n := len(pending); n > 0 && pending[n-1].depth == depth && prev != token.STRUCT && prev != token.INTERFACE {
+				pending = pending[:n-1]
+				end := matchBrace(&s, src)
+				if end < 0 {
+					return src // unbalanced: leave the file to the parser
+				}
+				for i := off + 1; i < end; i++ {
+					if out[i] != '\n' {
+						out[i] = ' '
+					}
+				}
+				prev = token.RBRACE
+				continue
+			}
+			// A composite literal or a type's braces: skip to the match.
+			if end := matchBrace(&s, src); end < 0 {
+				return src
+			}
+			prev = token.RBRACE
+			continue
+		case token.SEMICOLON:
+			// A func declaration without a body (assembly) ends here.
+			if n := len(pending); n > 0 && pending[n-1].depth == depth {
+				pending = pending[:n-1]
+			}
+		}
+		prev = tok
+	}
+	return out
+}
+
+// matchBrace scans to the "}" closing the "{" just scanned and returns its
+// offset, or -1.
+func matchBrace(s *scanner.Scanner, src []byte) int {
+	n := 1
+	for {
+		pos, tok, _ := s.Scan()
+		switch tok {
+		case token.EOF:
+			return -1
+		case token.LBRACE:
+			n++
+		case token.RBRACE:
+			if n--; n == 0 {
+				return int(pos) - 1
+			}
+		}
+	}
+}
+
+// dropInitializers removes the values of a dependency's package-level
+// variables whose type is written or can be read off a composite literal
+// (tables of unicode, of x/net): checking them costs time and changes no
+// type.
+func dropInitializers(f *ast.File) {
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			vs := sp.(*ast.ValueSpec)
+			if len(vs.Values) != len(vs.Names) {
+				continue
+			}
+			if vs.Type == nil {
+				if len(vs.Values) != 1 {
+					continue
+				}
+				switch v := vs.Values[0].(type) {
+				case *ast.CompositeLit:
+					if v.Type == nil || isEllipsisArray(v.Type) {
+						continue
+					}
+					vs.Type = v.Type
+				case *ast.UnaryExpr:
+					lit, ok := v.X.(*ast.CompositeLit)
+					if v.Op != token.AND || !ok || lit.Type == nil || isEllipsisArray(lit.Type) {
+						continue
+					}
+					vs.Type = &ast.StarExpr{Star: v.Pos(), X: lit.Type}
+				default:
+					continue
+				}
+			}
+			vs.Values = nil
+		}
+	}
+}
+
+// isEllipsisArray: [...]T, whose length only its literal gives.
+func isEllipsisArray(t ast.Expr) bool {
+	at, ok := t.(*ast.ArrayType)
+	if !ok || at.Len == nil {
+		return false
+	}
+	_, ok = at.Len.(*ast.Ellipsis)
+	return ok
 }

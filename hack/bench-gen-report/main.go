@@ -102,7 +102,7 @@ func report(w *bytes.Buffer, rows []row, machine, versions, chart string) {
 	p("1. `ssagen generate` — apply configurations with Extract.\n")
 	p("2. applyconfiguration-gen with Extract, which needs an OpenAPI schema first: `openapi-gen` over the packages and every package they reference, a `models-schema` program that dumps the definitions, then `applyconfiguration-gen --openapi-schema` — the pipeline of `kube_codegen.sh` and Kubernetes' own `update-codegen.sh`.\n")
 	p("3. `controller-gen applyconfiguration`, which cannot produce Extract.\n\n")
-	p("Warm: the build cache (GOCACHE) holds the dependencies, as once a project has been built; the median of 5 runs (3 for k8s.io/api) after a warm-up. Cold: one run with an empty GOCACHE — a fresh CI runner or clone (the module cache is full in both). Wall time and peak RSS come from GNU time; the peak is that of the largest process of the pipeline's tree (go list and go run children included).\n\n")
+	p("Warm: the build cache (GOCACHE) holds the dependencies, as once a project has been built; the median of 5 runs (3 for k8s.io/api) after a warm-up. Cold: the median of 3 runs, each with an empty GOCACHE — a fresh CI runner or clone (the module cache is full in both). Wall time and peak RSS come from GNU time; the peak is that of the largest process of the pipeline's tree (go list and go run children included).\n\n")
 
 	p("## Targets\n\n")
 	for _, in := range inputs {

@@ -9,3 +9,5 @@ func (b *Builder) For(obj client.Object, opts ...any) *Builder  { return b }
 func (b *Builder) Owns(obj client.Object, opts ...any) *Builder { return b }
 
 func WithPredicates(p ...any) any { return nil }
+
+func (b *Builder) WithEventFilter(p any) *Builder { return b }

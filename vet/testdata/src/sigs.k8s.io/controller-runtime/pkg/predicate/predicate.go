@@ -21,3 +21,7 @@ type ResourceVersionChangedPredicate struct{ Funcs }
 func NewPredicateFuncs(filter func(client.Object) bool) Funcs { return Funcs{} }
 func And(p ...Predicate) Predicate                            { return nil }
 func Or(p ...Predicate) Predicate                             { return nil }
+
+type LabelSelector struct{}
+
+func LabelSelectorPredicate(s LabelSelector) (Predicate, error) { return nil, nil }

@@ -1,0 +1,112 @@
+package operator
+
+import (
+	"context"
+	"errors"
+
+	"example.com/api"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+)
+
+// The shapes of the precision sample (docs/vet.md): Creates that run only
+// when a cached read found nothing, AlreadyExists handled rather than
+// ignored, one finding per write site, predicates held in variables, and
+// event filters on the whole builder.
+
+// A switch on the Get's error: silent.
+func (r *Reconciler) switchNotFound(ctx context.Context) error {
+	sa := &api.ServiceAccount{}
+	err := r.Get(ctx, client.ObjectKey{Name: "sa"}, sa)
+	switch {
+	case apierrors.IsNotFound(err):
+		sa = &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "sa"}}
+		if err := r.Create(ctx, sa); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// A lookup in cached state left nil: silent.
+func (r *Reconciler) createWhenNil(ctx context.Context, found *api.ServiceAccount) error {
+	if found == nil {
+		if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "sa"}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// A helper called only from the NotFound branch of its caller: silent.
+func (r *Reconciler) createRole(ctx context.Context) error {
+	if err := r.Create(ctx, &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return nil
+}
+
+func (r *Reconciler) reconcileRole(ctx context.Context) error {
+	var role api.Role
+	if err := r.Get(ctx, client.ObjectKey{Name: "r"}, &role); apierrors.IsNotFound(err) {
+		return r.createRole(ctx)
+	}
+	return nil
+}
+
+var errNextLoop = errors.New("next loop")
+
+// AlreadyExists handled — a requeue because the cache may be stale: silent.
+func (r *Reconciler) createOrRequeue(ctx context.Context) error {
+	if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "job"}}); err != nil {
+		if apierrors.IsAlreadyExists(err) {
+			return errNextLoop
+		}
+		return err
+	}
+	return nil
+}
+
+// client.IgnoreAlreadyExists of the error in the if's condition: reported.
+func (r *Reconciler) ignoreInCondition(ctx context.Context) error {
+	if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "x"}}); client.IgnoreAlreadyExists(err) != nil { // want `Create that ignores AlreadyExists`
+		return err
+	}
+	return nil
+}
+
+// A status Update inside RetryOnConflict around Get + Update: one finding,
+// the retry's.
+func (r *Reconciler) retryStatus(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // want `RetryOnConflict around Get \+ Update`
+		cm := &api.ConfigMap{}
+		if err := r.Get(ctx, client.ObjectKey{Name: "x"}, cm); err != nil {
+			return err
+		}
+		return r.Status().Update(ctx, cm)
+	})
+}
+
+// A label-selector predicate held in a variable passes every status
+// write of a matching pod: reported.
+func setupLabelSelector(b *builder.Builder) error {
+	labelPred, err := predicate.LabelSelectorPredicate(predicate.LabelSelector{})
+	if err != nil {
+		return err
+	}
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}, builder.WithPredicates(labelPred)) // want `Owns\(&Pod\{\}\) with predicates that pass every status write`
+	return nil
+}
+
+// An event filter on the whole builder drops the status churn: silent.
+func setupEventFilter(b *builder.Builder) {
+	b.For(&api.Role{}).
+		WithEventFilter(predicate.GenerationChangedPredicate{}).
+		Owns(&api.Pod{})
+}
