@@ -164,39 +164,14 @@ func runCreateUpdate(p *pass) {
 	})
 }
 
-// handlesAlreadyExists reports a Create whose AlreadyExists path does
-// something: returns an error or a non-zero result (a requeue: "the cache
-// may be stale"), or calls anything but a logger (adopts the object). A
-// path shared with success (err != nil && !IsAlreadyExists(err)) ignores it.
+// handlesAlreadyExists reports a Create whose AlreadyExists path returns
+// an error or a non-zero result — a requeue ("the cache may be stale"),
+// the result of adopting the object — rather than carrying on as if the
+// Create had succeeded. A path shared with success (err != nil &&
+// !IsAlreadyExists(err)) ignores it.
 func (p *pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
-	_, negated := p.alreadyExistsCheck(ifs.Cond)
-	var path []ast.Stmt
-	if !negated {
-		path = ifs.Body.List
-	} else {
-		block, i := enclosingBlock(stack, ifs)
-		if block == nil || len(stack) < 2 {
-			return false
-		}
-		// The block must run on errors only: the body of `if err != nil`.
-		onError := false
-		for j := len(stack) - 1; j >= 0; j-- {
-			if outer, ok := stack[j].(*ast.IfStmt); ok && outer != ifs && outer.Body == block {
-				if b, ok := ast.Unparen(outer.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
-					if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
-						onError = true
-					}
-				}
-				break
-			}
-		}
-		if !onError {
-			return false
-		}
-		path = block.List[i+1:]
-	}
 	handled := false
-	for _, st := range path {
+	for _, st := range p.alreadyExistsPath(ifs, stack) {
 		ast.Inspect(st, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
@@ -207,15 +182,38 @@ func (p *pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
 						handled = true
 					}
 				}
-			case *ast.CallExpr:
-				if !isLogCall(n) {
-					handled = true
-				}
 			}
 			return !handled
 		})
 	}
 	return handled
+}
+
+// alreadyExistsPath is what runs only when the Create failed with
+// AlreadyExists: the body of `if IsAlreadyExists(err)`, or what follows
+// `if !IsAlreadyExists(err) { return ... }` inside `if err != nil`; nil
+// when that path is shared with success (err != nil && !IsAlreadyExists).
+func (p *pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
+	_, negated := p.alreadyExistsCheck(ifs.Cond)
+	if !negated {
+		return ifs.Body.List
+	}
+	block, i := enclosingBlock(stack, ifs)
+	if block == nil {
+		return nil
+	}
+	// The block must run on errors only: the body of `if err != nil`.
+	for j := len(stack) - 1; j >= 0; j-- {
+		if outer, ok := stack[j].(*ast.IfStmt); ok && outer != ifs && outer.Body == block {
+			if b, ok := ast.Unparen(outer.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+				if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
+					return block.List[i+1:]
+				}
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // zeroExpr: nil, an empty composite literal (ctrl.Result{}), or a zero
@@ -234,19 +232,6 @@ func zeroExpr(e ast.Expr) bool {
 	return false
 }
 
-// isLogCall: a call of a logger's method (Info, Error, V(...).Info, ...).
-func isLogCall(c *ast.CallExpr) bool {
-	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	switch sel.Sel.Name {
-	case "Info", "Infof", "Debug", "Debugf", "Error", "Errorf", "Warn", "Warning", "Warnf", "V", "WithValues", "WithName",
-		"Log", "Logf", "Print", "Printf", "Println", "Event", "Eventf", "FromContext":
-		return true
-	}
-	return false
-}
 
 // writesSameObject reports a write call whose arguments include the
 // object the create created.
@@ -295,6 +280,9 @@ func withWhy(d analysis.Diagnostic, why string) analysis.Diagnostic {
 func (p *pass) afterNotFound(stack []ast.Node) bool {
 	node := stack[len(stack)-1]
 	for i := len(stack) - 2; i >= 0; i-- {
+		if b, ok := stack[i].(*ast.BlockStmt); ok && p.notFoundOnward(b, node, stack[:i]) {
+			return true
+		}
 		var conds []ast.Expr
 		switch s := stack[i].(type) {
 		case *ast.IfStmt:
@@ -312,6 +300,49 @@ func (p *pass) afterNotFound(stack []ast.Node) bool {
 		}
 	}
 	return p.calledOnlyWhenAbsent(stack)
+}
+
+// notFoundOnward reports that, in block, a statement before the one
+// holding node returns unless a read's error is NotFound:
+//
+//	if !apierrors.IsNotFound(err) { return ... }
+//	if client.IgnoreNotFound(err) != nil { return ... }   // in `if err != nil`
+//
+// so node runs only when the read found nothing.
+func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
+	inErrBody := false
+	if n := len(outer); n > 0 {
+		if ifs, ok := outer[n-1].(*ast.IfStmt); ok && ifs.Body == block {
+			if b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+				if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
+					inErrBody = true
+				}
+			}
+		}
+	}
+	for _, st := range block.List {
+		if containsNode(st, node) {
+			return false
+		}
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
+			continue
+		}
+		if _, ret := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ret {
+			continue
+		}
+		switch c := ast.Unparen(ifs.Cond).(type) {
+		case *ast.UnaryExpr:
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.isPkgFunc(call, apierrorsPkg, "IsNotFound") {
+				return true
+			}
+		case *ast.BinaryExpr:
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NEQ && inErrBody && p.isPkgFunc(call, clientPkg, "IgnoreNotFound") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // absenceCheck reports a condition that holds when a read found nothing:
@@ -387,6 +418,9 @@ func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
 func (p *pass) guardedHere(stack []ast.Node) bool {
 	node := stack[len(stack)-1]
 	for i := len(stack) - 2; i >= 0; i-- {
+		if b, ok := stack[i].(*ast.BlockStmt); ok && p.notFoundOnward(b, node, stack[:i]) {
+			return true
+		}
 		switch s := stack[i].(type) {
 		case *ast.IfStmt:
 			if containsNode(s.Body, node) && p.absenceCheck(s.Cond) {
@@ -658,11 +692,14 @@ func (p *pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.Blo
 		return create, calls(ifs.Body)
 	}
 	// if !IsAlreadyExists(err) { return err } — then an Update after it
-	// is create-update; nothing after it, AlreadyExists is ignored.
+	// is create-update; nothing after it, AlreadyExists is ignored. On a
+	// path run only for AlreadyExists, any write counts (a Get of the
+	// existing object, then its Update).
+	onlyExists := p.alreadyExistsPath(ifs, stack)
 	if block, i := enclosingBlock(stack, ifs); block != nil {
 		for _, s := range block.List[i+1:] {
 			for _, c := range calls(s) {
-				if p.writesSameObject(c, create) {
+				if p.writesSameObject(c, create) || (onlyExists != nil && p.isWriteCall(c) && p.clientMethod(c) != "") {
 					writes = append(writes, c)
 				}
 			}

@@ -110,3 +110,67 @@ func setupEventFilter(b *builder.Builder) {
 		WithEventFilter(predicate.GenerationChangedPredicate{}).
 		Owns(&api.Pod{})
 }
+
+// The AlreadyExists path reads the existing object and updates it: that
+// is Create → AlreadyExists → Update, whichever variable it updates.
+func (r *Reconciler) createThenUpdateExisting(ctx context.Context) error {
+	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "copy"}}
+	if err := r.Create(ctx, cm); err != nil { // want `Create → AlreadyExists → Update`
+		if !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		existing := &api.ConfigMap{}
+		if err := r.Get(ctx, client.ObjectKey{Name: "copy"}, existing); err != nil {
+			return err
+		}
+		existing.Data = cm.Data
+		return r.Update(ctx, existing)
+	}
+	return nil
+}
+
+// The AlreadyExists path records a condition and carries on: ignored, a
+// 409 on every reconcile — reported.
+func (r *Reconciler) createAndNote(ctx context.Context, notes map[string]string) error {
+	if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "n"}}); err != nil { // want `Create that ignores AlreadyExists`
+		if !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		notes["n"] = "already there"
+	}
+	return nil
+}
+
+// The Get's error: anything but NotFound returns first, so the Create in
+// the rest of the error branch runs only when the object is missing.
+func (r *Reconciler) createAfterIgnoreNotFound(ctx context.Context) error {
+	var sa api.ServiceAccount
+	if err := r.Get(ctx, client.ObjectKey{Name: "w"}, &sa); err != nil {
+		if client.IgnoreNotFound(err) != nil {
+			return err
+		}
+		if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "w"}}); client.IgnoreAlreadyExists(err) != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The same with !IsNotFound, the Create in a helper.
+func (r *Reconciler) ensureSA(ctx context.Context) error {
+	var sa api.ServiceAccount
+	if err := r.Get(ctx, client.ObjectKey{Name: "v"}, &sa); err != nil {
+		if !apierrors.IsNotFound(err) {
+			return err
+		}
+		return r.createSA(ctx)
+	}
+	return nil
+}
+
+func (r *Reconciler) createSA(ctx context.Context) error {
+	if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "v"}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return nil
+}
