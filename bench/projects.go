@@ -81,27 +81,7 @@ func RunProjects(ctx context.Context, p Pattern, projects, resyncs, workers int)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	informers, err := ctrlcache.New(r.counted, ctrlcache.Options{Scheme: r.scheme})
-	if err != nil {
-		return nil, err
-	}
-	for _, obj := range []client.Object{&rbacv1.Role{}, &rbacv1.RoleBinding{}, &corev1.ServiceAccount{}, &rbacv1.ClusterRole{}, &rbacv1.ClusterRoleBinding{}} {
-		inf, err := informers.GetInformer(ctx, obj)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := inf.AddEventHandler(r.events.Handler()); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := informers.GetInformer(ctx, &platformv1alpha1.Project{}); err != nil {
-		return nil, err
-	}
-	go informers.Start(ctx)
-	if !informers.WaitForCacheSync(ctx) {
-		return nil, fmt.Errorf("informers never synced")
-	}
-	w, err := r.newWriter(informers)
+	w, err := r.projectsWriter(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +151,33 @@ func RunProjects(ctx context.Context, p Pattern, projects, resyncs, workers int)
 	}
 	res.CrossCheck = r.crossCheck(sum(res.Initial, res.Resync, res.Change))
 	return res, nil
+}
+
+// projectsWriter starts the informers of the "projects" scenario — the
+// five child kinds, their events counted, and Projects — and returns the
+// writer reading from them.
+func (r *run) projectsWriter(ctx context.Context) (*Writer, error) {
+	informers, err := ctrlcache.New(r.counted, ctrlcache.Options{Scheme: r.scheme})
+	if err != nil {
+		return nil, err
+	}
+	for _, obj := range []client.Object{&rbacv1.Role{}, &rbacv1.RoleBinding{}, &corev1.ServiceAccount{}, &rbacv1.ClusterRole{}, &rbacv1.ClusterRoleBinding{}} {
+		inf, err := informers.GetInformer(ctx, obj)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := inf.AddEventHandler(r.events.Handler()); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := informers.GetInformer(ctx, &platformv1alpha1.Project{}); err != nil {
+		return nil, err
+	}
+	go informers.Start(ctx)
+	if !informers.WaitForCacheSync(ctx) {
+		return nil, fmt.Errorf("informers never synced")
+	}
+	return r.newWriter(informers)
 }
 
 // reconcileAll reconciles every name once, workers at a time, as a

@@ -10,7 +10,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
@@ -139,27 +138,7 @@ func RunRemoval(ctx context.Context, method Removal, projects, workers int) (*Re
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	informers, err := ctrlcache.New(r.counted, ctrlcache.Options{Scheme: r.scheme})
-	if err != nil {
-		return nil, err
-	}
-	for _, obj := range []client.Object{&rbacv1.Role{}, &rbacv1.RoleBinding{}, &corev1.ServiceAccount{}, &rbacv1.ClusterRole{}, &rbacv1.ClusterRoleBinding{}} {
-		inf, err := informers.GetInformer(ctx, obj)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := inf.AddEventHandler(r.events.Handler()); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := informers.GetInformer(ctx, &platformv1alpha1.Project{}); err != nil {
-		return nil, err
-	}
-	go informers.Start(ctx)
-	if !informers.WaitForCacheSync(ctx) {
-		return nil, fmt.Errorf("informers never synced")
-	}
-	w, err := r.newWriter(informers)
+	w, err := r.projectsWriter(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -232,7 +232,6 @@ func zeroExpr(e ast.Expr) bool {
 	return false
 }
 
-
 // writesSameObject reports a write call whose arguments include the
 // object the create created.
 func (p *pass) writesSameObject(c, create *ast.CallExpr) bool {

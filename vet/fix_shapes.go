@@ -238,6 +238,36 @@ func (in *literalIntent) edits(p *pass, builder string) ([]analysis.TextEdit, []
 	return edits, removed
 }
 
+// createFix is what the fixes of a Create share: the intent, the fixer,
+// the builder chains with their edits, and the client to hand the helper.
+type createFix struct {
+	in      *literalIntent
+	f       *fixer
+	builder string
+	edits   []analysis.TextEdit
+	removed []ast.Node
+	client  string
+}
+
+// createWrite prepares the fix of create, written by the statements site
+// at index end of block; why says what is missing when it is nil.
+func (p *pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.BlockStmt, end int, stack, site []ast.Node) (*createFix, string) {
+	in, why := p.literalIntentOf(create.Args[1], block, end, stack, site...)
+	if in == nil {
+		return nil, why
+	}
+	w := &createFix{in: in, f: &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}}
+	sig := in.helper.Type().(*types.Signature)
+	var ok bool
+	if w.builder, w.edits, w.removed, ok = in.render(p, w.f, acNamed(sig.Params().At(contract.ParamDesired).Type())); !ok {
+		return nil, whyField
+	}
+	if w.client, ok = w.f.clientArg(ast.Unparen(create.Fun).(*ast.SelectorExpr).X, sig.Params().At(contract.ParamClient).Type()); !ok {
+		return nil, whyShape
+	}
+	return w, ""
+}
+
 // createUpdateFix builds the suggested fix for a create-update finding,
 // or says why there is none.
 func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []ast.Node) ([]analysis.SuggestedFix, string) {
@@ -287,21 +317,12 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	if createStmt != nil {
 		site = append(site, createStmt)
 	}
-	in, why := p.literalIntentOf(create.Args[1], block, end, stack, site...)
-	if in == nil {
+	w, why := p.createWrite(create, file, block, end, stack, site)
+	if w == nil {
 		return nil, why
 	}
-	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
-	sig := in.helper.Type().(*types.Signature)
-	b, edits, removed, ok := in.render(p, f, acNamed(sig.Params().At(contract.ParamDesired).Type()))
-	if !ok {
-		return nil, whyField
-	}
-	clientText, ok := f.clientArg(ast.Unparen(create.Fun).(*ast.SelectorExpr).X, sig.Params().At(1).Type())
-	if !ok {
-		return nil, whyShape
-	}
-	call := in.call(f, create.Args[0], clientText, b)
+	in, f, b, edits, removed := w.in, w.f, w.builder, w.edits, w.removed
+	call := in.call(f, create.Args[0], w.client, b)
 	if formB {
 		as, ok := outer.Init.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != create || outer.Else != nil {
@@ -439,21 +460,12 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	site := []ast.Node{stmt, ifs}
 	end := idx
-	in, why := p.literalIntentOf(create.Args[1], block, end, stack, site...)
-	if in == nil {
+	w, why := p.createWrite(create, file, block, end, stack, site)
+	if w == nil {
 		return nil, why
 	}
-	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
-	sig := in.helper.Type().(*types.Signature)
-	b, edits, removed, ok := in.render(p, f, acNamed(sig.Params().At(contract.ParamDesired).Type()))
-	if !ok {
-		return nil, whyField
-	}
-	clientText, ok := f.clientArg(ast.Unparen(create.Fun).(*ast.SelectorExpr).X, sig.Params().At(1).Type())
-	if !ok {
-		return nil, whyShape
-	}
-	call := in.call(f, create.Args[0], clientText, b, contract.CreateOnly)
+	in, f, b, edits, removed := w.in, w.f, w.builder, w.edits, w.removed
+	call := in.call(f, create.Args[0], w.client, b, contract.CreateOnly)
 	edits = append(edits,
 		analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + errID.Name + " " + as.Tok.String() + " " + call)},
 		analysis.TextEdit{Pos: ifs.Cond.Pos(), End: ifs.Cond.End(), NewText: []byte(errID.Name + " != nil")})

@@ -93,20 +93,7 @@ func (r *R) role(ctx context.Context, owner client.Object, ns string) error {
 
 var _ = rbacensure.EnsureClusterRole
 `
-	file := filepath.Join(dir, "x.go")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pkg := "./" + filepath.Base(dir)
-	cmd := exec.Command(bin, "vet", "-fix", pkg)
-	cmd.Dir = "../.."
-	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "Create → AlreadyExists → Update") {
-		t.Fatalf("ssagen vet -fix: %v\n%s", err, out)
-	}
-	fixed, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg, fixed := vetFix(t, bin, dir, src)
 	for _, want := range []string{
 		`rbacv1ac.Role("member", ns).WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get"))`,
 		`if _, _, err := rbacensure.EnsureRole(ctx, r.Client, owner, role); err != nil {`,
@@ -119,11 +106,7 @@ var _ = rbacensure.EnsureClusterRole
 	if strings.Contains(string(fixed), ".Create(") || strings.Contains(string(fixed), "controllerutil") {
 		t.Errorf("fixed file still creates or sets the reference by hand:\n%s", fixed)
 	}
-	build := exec.Command("go", "vet", pkg)
-	build.Dir = "../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Errorf("the fixed package does not build: %v\n%s\n%s", err, out, fixed)
-	}
+	builds(t, pkg, fixed)
 }
 
 // vetSetup builds ssagen and makes a package folder in this module (so
@@ -171,20 +154,7 @@ func (r *R) role(ctx context.Context, ns string) error {
 	return err
 }
 `
-	file := filepath.Join(dir, "x.go")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pkg := "./" + filepath.Base(dir)
-	cmd := exec.Command(bin, "vet", "-fix", pkg)
-	cmd.Dir = "../.."
-	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "Create → AlreadyExists → Update") {
-		t.Fatalf("ssagen vet -fix: %v\n%s", err, out)
-	}
-	fixed, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg, fixed := vetFix(t, bin, dir, src)
 	for _, want := range []string{
 		`rbacv1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"`,
 		`_, _, err := rbacv1ensure.EnsureRole(ctx, r, nil, role, ssaensure.NoOwner())`,
@@ -194,11 +164,7 @@ func (r *R) role(ctx context.Context, ns string) error {
 			t.Errorf("fixed file lacks %s:\n%s", want, fixed)
 		}
 	}
-	build := exec.Command("go", "vet", pkg)
-	build.Dir = "../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Errorf("the fixed package does not build: %v\n%s\n%s", err, out, fixed)
-	}
+	builds(t, pkg, fixed)
 }
 
 // e2eOperator is a reconciler written the way seed 000's operator was:
@@ -398,5 +364,36 @@ func TestVetFixEndToEnd(t *testing.T) {
 	again.Dir = "../.."
 	if out, err := again.CombinedOutput(); err != nil {
 		t.Errorf("ssagen vet still finds something after -fix: %v\n%s", err, out)
+	}
+}
+
+// vetFix writes src as the package in dir, runs `ssagen vet -fix` on it
+// and returns the package pattern and the rewritten file.
+func vetFix(t *testing.T, bin, dir, src string) (pkg string, fixed []byte) {
+	t.Helper()
+	file := filepath.Join(dir, "x.go")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg = "./" + filepath.Base(dir)
+	cmd := exec.Command(bin, "vet", "-fix", pkg)
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "Create → AlreadyExists → Update") {
+		t.Fatalf("ssagen vet -fix: %v\n%s", err, out)
+	}
+	fixed, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkg, fixed
+}
+
+// builds checks the fixed package compiles (go vet type-checks it).
+func builds(t *testing.T, pkg string, fixed []byte) {
+	t.Helper()
+	build := exec.Command("go", "vet", pkg)
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("the fixed package does not build: %v\n%s\n%s", err, out, fixed)
 	}
 }

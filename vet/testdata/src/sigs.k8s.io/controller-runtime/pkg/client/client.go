@@ -31,4 +31,4 @@ type Client interface {
 }
 
 func IgnoreAlreadyExists(err error) error { return err }
-func IgnoreNotFound(err error) error { return err }
+func IgnoreNotFound(err error) error      { return err }
