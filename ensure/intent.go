@@ -94,17 +94,19 @@ func (in *intent) setController(ref metav1.OwnerReference) {
 // setOwnerLabels records the owner on the child: its UID as the label
 // OwnerUIDLabel, its kind and name as the annotation OwnerAnnotation.
 func (in *intent) setOwnerLabels(uid types.UID, owner string) {
-	in.labels = make(map[string]string, len(in.header)+1)
-	for k, v := range in.header {
-		in.labels[k] = v
-	}
-	in.labels[OwnerUIDLabel] = string(uid)
-	in.annotations = make(map[string]string, len(in.headerAnn)+1)
-	for k, v := range in.headerAnn {
-		in.annotations[k] = v
-	}
-	in.annotations[OwnerAnnotation] = owner
+	in.labels = with(in.header, OwnerUIDLabel, string(uid))
+	in.annotations = with(in.headerAnn, OwnerAnnotation, owner)
 	in.rewrite = true
+}
+
+// with returns a copy of m with k set to v.
+func with(m map[string]string, k, v string) map[string]string {
+	out := make(map[string]string, len(m)+1)
+	for mk, mv := range m {
+		out[mk] = mv
+	}
+	out[k] = v
+	return out
 }
 
 // seal encodes the intent's final metadata into its body and returns the
@@ -161,35 +163,33 @@ func (in *intent) rewriteMetadata() ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if len(in.refs) > 0 {
-		refs, err := json.Marshal(in.refs)
+	// add appends one member; encoding/json sorts map keys, so the bytes,
+	// and the hash, are stable.
+	add := func(key string, v any) error {
+		val, err := json.Marshal(v)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !first {
 			out = append(out, ',')
 		}
-		out = append(out, `"ownerReferences":`...)
-		out = append(out, refs...)
 		first = false
+		out = append(out, `"`+key+`":`...)
+		out = append(out, val...)
+		return nil
+	}
+	if len(in.refs) > 0 {
+		if err := add("ownerReferences", in.refs); err != nil {
+			return nil, err
+		}
 	}
 	if in.labels != nil {
-		// encoding/json sorts map keys: the bytes, and the hash, are stable.
-		labels, err := json.Marshal(in.labels)
-		if err != nil {
+		if err := add("labels", in.labels); err != nil {
 			return nil, err
 		}
-		annotations, err := json.Marshal(in.annotations)
-		if err != nil {
+		if err := add("annotations", in.annotations); err != nil {
 			return nil, err
 		}
-		if !first {
-			out = append(out, ',')
-		}
-		out = append(out, `"labels":`...)
-		out = append(out, labels...)
-		out = append(out, `,"annotations":`...)
-		out = append(out, annotations...)
 	}
 	out = append(out, '}')
 	return append(out, b[md.valEnd:]...), nil

@@ -277,28 +277,7 @@ func withWhy(d analysis.Diagnostic, why string) analysis.Diagnostic {
 // nothing): its Create then costs a 409 only when it races another
 // writer, not on every reconcile.
 func (p *pass) afterNotFound(stack []ast.Node) bool {
-	node := stack[len(stack)-1]
-	for i := len(stack) - 2; i >= 0; i-- {
-		if b, ok := stack[i].(*ast.BlockStmt); ok && p.notFoundOnward(b, node, stack[:i]) {
-			return true
-		}
-		var conds []ast.Expr
-		switch s := stack[i].(type) {
-		case *ast.IfStmt:
-			if containsNode(s.Body, node) {
-				conds = []ast.Expr{s.Cond}
-			}
-		case *ast.CaseClause:
-			// switch { case apierrors.IsNotFound(err): ...; case x == nil: ... }
-			conds = s.List
-		}
-		for _, c := range conds {
-			if p.absenceCheck(c) {
-				return true
-			}
-		}
-	}
-	return p.calledOnlyWhenAbsent(stack)
+	return p.guarded(stack, false) || p.calledOnlyWhenAbsent(stack)
 }
 
 // notFoundOnward reports that, in block, a statement before the one
@@ -402,7 +381,7 @@ func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
 			}
 			c := p.guardedCalls[callee]
 			c[0]++
-			if p.guardedHere(st) {
+			if p.guarded(st, true) {
 				c[1]++
 			}
 			p.guardedCalls[callee] = c
@@ -413,26 +392,33 @@ func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
 	return c[0] > 0 && c[0] == c[1]
 }
 
-// guardedHere is afterNotFound without looking at the callers.
-func (p *pass) guardedHere(stack []ast.Node) bool {
+// guarded reports a node that runs only when a read found nothing: in an
+// if or a switch case on an absence check, or after a statement that
+// returns unless the read's error is NotFound. inFunc stops at the
+// enclosing function; otherwise a closure's enclosing branches count too.
+func (p *pass) guarded(stack []ast.Node, inFunc bool) bool {
 	node := stack[len(stack)-1]
 	for i := len(stack) - 2; i >= 0; i-- {
-		if b, ok := stack[i].(*ast.BlockStmt); ok && p.notFoundOnward(b, node, stack[:i]) {
-			return true
-		}
 		switch s := stack[i].(type) {
+		case *ast.BlockStmt:
+			if p.notFoundOnward(s, node, stack[:i]) {
+				return true
+			}
 		case *ast.IfStmt:
 			if containsNode(s.Body, node) && p.absenceCheck(s.Cond) {
 				return true
 			}
 		case *ast.CaseClause:
+			// switch { case apierrors.IsNotFound(err): ...; case x == nil: ... }
 			for _, c := range s.List {
 				if p.absenceCheck(c) {
 					return true
 				}
 			}
 		case *ast.FuncDecl, *ast.FuncLit:
-			return false
+			if inFunc {
+				return false
+			}
 		}
 	}
 	return false

@@ -158,22 +158,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	if !ok {
 		return nil, whyMutate
 	}
-	var file *ast.File
-	var stmt ast.Stmt
-	for _, n := range stack {
-		switch n := n.(type) {
-		case *ast.File:
-			file = n
-		case *ast.IfStmt:
-			if n.Init != nil && containsNode(n.Init, call) {
-				stmt = n
-			}
-		case *ast.AssignStmt:
-			if containsNode(n, call) && stmt == nil {
-				stmt = n
-			}
-		}
-	}
+	file, stmt := writeStatement(call, stack)
 	if file == nil || stmt == nil {
 		return nil, whyShape
 	}

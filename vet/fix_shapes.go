@@ -351,6 +351,28 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	}}, ""
 }
 
+// writeStatement finds the file and the statement holding call: the if
+// whose init it is in, or else the assignment it is in (nil if neither).
+func writeStatement(call *ast.CallExpr, stack []ast.Node) (*ast.File, ast.Stmt) {
+	var file *ast.File
+	var stmt ast.Stmt
+	for _, n := range stack {
+		switch n := n.(type) {
+		case *ast.File:
+			file = n
+		case *ast.IfStmt:
+			if n.Init != nil && containsNode(n.Init, call) {
+				stmt = n
+			}
+		case *ast.AssignStmt:
+			if containsNode(n, call) && stmt == nil {
+				stmt = n
+			}
+		}
+	}
+	return file, stmt
+}
+
 // createIgnoreFix builds the suggested fix for a create-ignore finding:
 // the Create becomes Ensure<Kind> with ensure.CreateOnly() — created when
 // missing, never overwritten, no request once the cache has it. Shapes:
@@ -365,22 +387,7 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 	if p.clientMethod(create) != "Create" || len(create.Args) != 2 {
 		return nil, whyShape
 	}
-	var file *ast.File
-	var stmt ast.Stmt // the if (init form) or the assignment
-	for _, n := range stack {
-		switch n := n.(type) {
-		case *ast.File:
-			file = n
-		case *ast.IfStmt:
-			if n.Init != nil && containsNode(n.Init, create) {
-				stmt = n
-			}
-		case *ast.AssignStmt:
-			if containsNode(n, create) && stmt == nil {
-				stmt = n
-			}
-		}
-	}
+	file, stmt := writeStatement(create, stack) // the if (init form) or the assignment
 	if stmt == nil {
 		// The check's if is the finding's node; the Create is the
 		// assignment right before it.
