@@ -263,13 +263,26 @@ func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
 	p.Report(withWhy(d, why))
 }
 
+// noFix opens the note a finding without a suggested fix ends with.
+const noFix = " (no automatic fix: "
+
 // withWhy adds to a finding without a suggested fix the reason none is
 // offered.
 func withWhy(d analysis.Diagnostic, why string) analysis.Diagnostic {
 	if len(d.SuggestedFixes) == 0 && why != "" {
-		d.Message += " (no automatic fix: " + why + ")"
+		d.Message += noFix + why + ")"
 	}
 	return d
+}
+
+// NoFixReason returns the reason a finding's message gives for having
+// no automatic fix, or "".
+func NoFixReason(msg string) string {
+	i := strings.LastIndex(msg, noFix)
+	if i < 0 || !strings.HasSuffix(msg, ")") {
+		return ""
+	}
+	return msg[i+len(noFix) : len(msg)-1]
 }
 
 // afterNotFound reports whether the node the stack ends at runs only in

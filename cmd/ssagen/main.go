@@ -16,6 +16,7 @@ import (
 	"github.com/ssagen/ssagen/generator"
 	"github.com/ssagen/ssagen/generator/output"
 	"github.com/ssagen/ssagen/vet"
+	"github.com/ssagen/ssagen/vet/driver"
 )
 
 const usage = `ssagen generates typed server-side apply code for Kubernetes API types.
@@ -36,9 +37,7 @@ func main() {
 		return
 	}
 	if len(args) > 0 && args[0] == "vet" {
-		os.Args = append([]string{"ssagen vet"}, args[1:]...)
-		multichecker.Main(vet.Analyzers...)
-		return
+		os.Exit(driver.Main(vet.Analyzers, args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(run(args, os.Stdout, os.Stderr))
 }

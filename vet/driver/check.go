@@ -1,0 +1,270 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/packages"
+)
+
+// vetCheck decides which fixes of one package to apply: a fix is kept
+// only if the package, with it and the fixes kept before it, still
+// builds and passes go vet (test files included). The check runs the
+// real `go vet` with the edited files as an overlay, so what it accepts
+// is what the author's `go build` and `go vet` accept.
+type vetCheck struct {
+	pkg      *packages.Package
+	tags     string
+	skip     bool           // -fix.nocheck
+	baseline map[string]int // go vet's complaints before any edit, by message
+	based    bool
+}
+
+// decide tries all fixes together (one go vet), and when that fails,
+// each in turn on top of those kept.
+func (ch *vetCheck) decide(cands []*candidate) outcome {
+	out := outcome{declined: map[*finding]string{}}
+	if files, err := ch.apply(cands); err == nil {
+		if ch.skip || ch.passes(files) == "" {
+			out.accepted, out.files = cands, files
+			return out
+		}
+	}
+	var kept []*candidate
+	for _, c := range cands {
+		try := append(append([]*candidate(nil), kept...), c)
+		files, err := ch.apply(try)
+		if err != nil {
+			out.declined[c.f] = err.Error()
+			continue
+		}
+		if why := ch.passes(files); why != "" && !ch.skip {
+			out.declined[c.f] = why
+			continue
+		}
+		kept = try
+		out.files = files
+	}
+	out.accepted = kept
+	return out
+}
+
+// apply returns the new contents of the files cands edit: edits in
+// order, identical ones once, imports no longer used removed, gofmt-ed.
+// Overlapping edits, or a result that does not parse, are an error.
+func (ch *vetCheck) apply(cands []*candidate) (map[string][]byte, error) {
+	byFile := map[string][]edit{}
+	for _, c := range cands {
+		for _, e := range c.edits {
+			byFile[e.file] = append(byFile[e.file], e)
+		}
+	}
+	out := map[string][]byte{}
+	for name, edits := range byFile {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		sort.SliceStable(edits, func(i, j int) bool {
+			if edits[i].start != edits[j].start {
+				return edits[i].start < edits[j].start
+			}
+			return edits[i].end < edits[j].end
+		})
+		var b bytes.Buffer
+		at := 0
+		var prev *edit
+		for i := range edits {
+			e := &edits[i]
+			if prev != nil && e.start == prev.start && e.end == prev.end && bytes.Equal(e.text, prev.text) {
+				continue // the same edit from two fixes (an import both add)
+			}
+			if e.start < at || e.end > len(src) || e.start > e.end {
+				return nil, fmt.Errorf("its edits overlap another fix's in %s", filepath.Base(name))
+			}
+			b.Write(src[at:e.start])
+			b.Write(e.text)
+			at = e.end
+			prev = e
+		}
+		b.Write(src[at:])
+		clean, err := ch.tidy(name, b.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("the rewritten %s does not parse: %v", filepath.Base(name), err)
+		}
+		out[name] = clean
+	}
+	return out, nil
+}
+
+// tidy removes the imports the edits left unused, and imports written
+// twice, and formats the file.
+func (ch *vetCheck) tidy(name string, src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	seen := map[string]bool{}
+	for _, imp := range append([]*ast.ImportSpec(nil), f.Imports...) {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := ""
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		key := name + " " + path
+		if seen[key] {
+			astutil.DeleteNamedImport(fset, f, name, path)
+			// DeleteNamedImport removed every copy: put one back.
+			astutil.AddNamedImport(fset, f, name, path)
+			continue
+		}
+		seen[key] = true
+		if name == "_" || name == "." {
+			continue
+		}
+		local := name
+		if local == "" {
+			local = ch.importName(path)
+		}
+		if local == "" || used[local] {
+			continue
+		}
+		astutil.DeleteNamedImport(fset, f, name, path)
+	}
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// importName is the name an unnamed import of path declares, from the
+// package's type information ("" when unknown: then it is kept).
+func (ch *vetCheck) importName(path string) string {
+	if imp, ok := ch.pkg.Imports[path]; ok && imp.Types != nil {
+		return imp.Types.Name()
+	}
+	if imp, ok := ch.pkg.Imports[path]; ok {
+		return imp.Name
+	}
+	return ""
+}
+
+var vetLine = regexp.MustCompile(`^(?:vet: )?(\S+?\.go):(\d+):(\d+): (.*)$`)
+
+// passes runs go vet on the package with files as an overlay, and says
+// what it finds that it did not find before the edits ("" when nothing).
+func (ch *vetCheck) passes(files map[string][]byte) string {
+	problems, err := ch.vet(files)
+	if err != nil {
+		return "the rewritten package could not be checked: " + err.Error()
+	}
+	if len(problems) == 0 {
+		return ""
+	}
+	if !ch.based {
+		ch.based = true
+		base, _ := ch.vet(nil)
+		ch.baseline = map[string]int{}
+		for _, p := range base {
+			ch.baseline[p.msg]++
+		}
+	}
+	count := map[string]int{}
+	for _, p := range problems {
+		count[p.msg]++
+		if count[p.msg] > ch.baseline[p.msg] {
+			return fmt.Sprintf("the rewritten package would fail go vet: %s:%d: %s", filepath.Base(p.file), p.line, p.msg)
+		}
+	}
+	return ""
+}
+
+type problem struct {
+	file string
+	line int
+	msg  string
+}
+
+// vet runs go vet on the package, with files in place of those on disk.
+func (ch *vetCheck) vet(files map[string][]byte) ([]problem, error) {
+	dir := ""
+	if len(ch.pkg.GoFiles) > 0 {
+		dir = filepath.Dir(ch.pkg.GoFiles[0])
+	}
+	args := []string{"vet"}
+	if ch.tags != "" {
+		args = append(args, "-tags="+ch.tags)
+	}
+	if len(files) > 0 {
+		tmp, err := os.MkdirTemp("", "ssagen-vet-fix")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		replace := map[string]string{}
+		i := 0
+		for name, b := range files {
+			p := filepath.Join(tmp, fmt.Sprintf("%d_%s", i, filepath.Base(name)))
+			i++
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return nil, err
+			}
+			replace[name] = p
+		}
+		js, _ := json.Marshal(map[string]any{"Replace": replace})
+		overlay := filepath.Join(tmp, "overlay.json")
+		if err := os.WriteFile(overlay, js, 0o644); err != nil {
+			return nil, err
+		}
+		args = append(args, "-overlay="+overlay)
+	}
+	args = append(args, ".")
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err == nil {
+		return nil, nil
+	}
+	if _, ok := err.(*exec.ExitError); !ok {
+		return nil, err
+	}
+	var ps []problem
+	for _, line := range strings.Split(out.String(), "\n") {
+		m := vetLine.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		ps = append(ps, problem{file: m[1], line: n, msg: m[4]})
+	}
+	if len(ps) == 0 {
+		return []problem{{msg: strings.TrimSpace(out.String())}}, nil
+	}
+	return ps, nil
+}

@@ -1,0 +1,241 @@
+// Package driver is the command `ssagen vet`: it loads the packages, runs
+// ssagen's analyzers on them, prints the findings, and with -fix or -diff
+// applies the suggested fixes — each only after the package it edits has
+// been checked with the edit in place (it must build and pass go vet, its
+// tests included), so that a fix never breaks the author's build. It says
+// what it did: the sites rewritten, and those it left, grouped by reason.
+//
+// `go vet -vettool=ssagen` (unitchecker) does not come through here: go
+// vet owns that protocol, and has no -fix.
+package driver
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// Exit codes: as the analysis drivers of x/tools.
+const (
+	exitClean    = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitFindings = 3
+)
+
+// Main runs `ssagen vet` with args (the flags and packages after "vet").
+func Main(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ssagen vet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes that keep the package building and passing go vet; print what was rewritten and what was left, with the reason")
+	fs.BoolVar(&o.diff, "diff", false, "print the fixes -fix would apply as a unified diff, and write nothing")
+	fs.StringVar(&o.tags, "tags", "", "build tags for loading the packages")
+	fs.BoolVar(&o.noCheck, "fix.nocheck", false, "apply fixes without checking the edited packages with go vet (for debugging ssagen only)")
+	for _, a := range analyzers {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ssagen vet [flags] PACKAGES...\n\n%s\n\nFlags:\n", doc(analyzers))
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitClean
+		}
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	o.patterns = fs.Args()
+	o.stdout, o.stderr = stdout, stderr
+	return run(analyzers, o)
+}
+
+type options struct {
+	fix, diff, noCheck bool
+	tags               string
+	patterns           []string
+	stdout, stderr     io.Writer
+}
+
+func doc(analyzers []*analysis.Analyzer) string {
+	var b strings.Builder
+	b.WriteString("Checks:")
+	for _, a := range analyzers {
+		fmt.Fprintf(&b, "\n  %-18s %s", a.Name, strings.SplitN(a.Doc, "\n", 2)[0])
+	}
+	return b.String()
+}
+
+// finding is one diagnostic of the run, with where it is.
+type finding struct {
+	pkg  *packages.Package
+	diag analysis.Diagnostic
+	pos  token.Position
+}
+
+func run(analyzers []*analysis.Analyzer, o options) int {
+	pkgs, err := load(o.patterns, o.tags)
+	if err != nil {
+		fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
+		return exitError
+	}
+	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	if err != nil {
+		fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
+		return exitError
+	}
+	var found []finding
+	seen := map[string]bool{}
+	failed := false
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			fmt.Fprintf(o.stderr, "ssagen vet: %s: %v\n", act, act.Err)
+			failed = true
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			pos := act.Package.Fset.Position(d.Pos)
+			key := fmt.Sprintf("%s\x00%s", pos, d.Message)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			found = append(found, finding{pkg: act.Package, diag: d, pos: pos})
+		}
+	}
+	sort.Slice(found, func(i, j int) bool { return less(found[i].pos, found[j].pos) })
+	if failed {
+		return exitError
+	}
+	if !o.fix && !o.diff {
+		for _, f := range found {
+			fmt.Fprintf(o.stderr, "%s: %s\n", relPos(f.pos), f.diag.Message)
+		}
+		if len(found) > 0 {
+			return exitFindings
+		}
+		return exitClean
+	}
+	return fix(found, o)
+}
+
+// load loads the packages to analyse: syntax and types for them, export
+// data for their dependencies (no analyzer of ssagen uses facts). A
+// package that does not load is an error that names the cause.
+func load(patterns []string, tags string) ([]*packages.Package, error) {
+	cfg := &packages.Config{
+		Mode: packages.LoadSyntax | packages.NeedModule,
+	}
+	if tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + tags}
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msgs = append(msgs, explain(p, e))
+		}
+	})
+	if len(msgs) > 0 {
+		sort.Strings(msgs)
+		msgs = compact(msgs)
+		return nil, fmt.Errorf("%d package error(s); ssagen vet needs packages that build:\n  %s", len(msgs), strings.Join(msgs, "\n  "))
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	return pkgs, nil
+}
+
+// explain says what a load error means where go list's words mislead: a
+// pattern inside a nested module is not "missing", it belongs to another
+// module, loaded from that module's folder.
+func explain(p *packages.Package, e packages.Error) string {
+	msg := e.Error()
+	if strings.Contains(msg, "main module") && strings.Contains(msg, "does not contain package") {
+		if dir := nestedModule(msg); dir != "" {
+			return msg + "\n    (the package is in the nested module at " + dir + ": run ssagen vet from that folder)"
+		}
+	}
+	return msg
+}
+
+// nestedModule finds the folder of a go.mod between the current folder
+// and the package a "does not contain package" error names.
+func nestedModule(msg string) string {
+	i := strings.LastIndex(msg, "does not contain package ")
+	if i < 0 {
+		return ""
+	}
+	pkg := strings.TrimSpace(msg[i+len("does not contain package "):])
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	// The package path's tail is a folder under the working directory.
+	elems := strings.Split(pkg, "/")
+	for k := range elems {
+		dir := filepath.Join(append([]string{wd}, elems[k:]...)...)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		for d := dir; strings.HasPrefix(d, wd) && d != wd; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				if rel, err := filepath.Rel(wd, d); err == nil {
+					return "./" + filepath.ToSlash(rel)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func compact(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func less(a, b token.Position) bool {
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
+}
+
+// relPos prints a position relative to the working directory when it is
+// below it, as go vet does.
+func relPos(p token.Position) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+			p.Filename = rel
+		}
+	}
+	return p.String()
+}

@@ -1,0 +1,224 @@
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/vet"
+)
+
+// A candidate is the suggested fix of one finding, as byte edits.
+type candidate struct {
+	f     *finding
+	edits []edit
+}
+
+type edit struct {
+	file       string
+	start, end int
+	text       []byte
+}
+
+// outcome is what -fix decided for the findings of one package.
+type outcome struct {
+	accepted []*candidate
+	declined map[*finding]string // reason
+	files    map[string][]byte   // the new contents of the files changed
+}
+
+// fix applies (with -fix) or shows (with -diff) the fixes that survive
+// the check, then prints what is left and the summary.
+func fix(found []finding, o options) int {
+	byPkg := map[*packages.Package][]*candidate{}
+	var order []*packages.Package
+	for i := range found {
+		f := &found[i]
+		if len(f.diag.SuggestedFixes) == 0 {
+			continue
+		}
+		c, err := toCandidate(f)
+		if err != nil {
+			continue // positions outside the package's files: not ours to edit
+		}
+		if _, ok := byPkg[f.pkg]; !ok {
+			order = append(order, f.pkg)
+		}
+		byPkg[f.pkg] = append(byPkg[f.pkg], c)
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].PkgPath < order[j].PkgPath })
+
+	rewritten := map[*finding]bool{}
+	declined := map[*finding]string{}
+	changed := map[string][]byte{}
+	for _, pkg := range order {
+		ch := &vetCheck{pkg: pkg, tags: o.tags, skip: o.noCheck}
+		out := ch.decide(byPkg[pkg])
+		for _, c := range out.accepted {
+			rewritten[c.f] = true
+		}
+		for f, why := range out.declined {
+			declined[f] = why
+		}
+		for name, b := range out.files {
+			changed[name] = b
+		}
+	}
+
+	names := make([]string, 0, len(changed))
+	for name := range changed {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if o.diff {
+		for _, name := range names {
+			old, _ := os.ReadFile(name)
+			printDiff(o, name, old, changed[name])
+		}
+	} else {
+		for _, name := range names {
+			if err := writeFile(name, changed[name]); err != nil {
+				fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
+				return exitError
+			}
+		}
+	}
+
+	// What is left, as plain vet prints it, with the reason a fix was
+	// declined when the check declined it.
+	var left []*finding
+	for i := range found {
+		f := &found[i]
+		if rewritten[f] {
+			continue
+		}
+		msg := f.diag.Message
+		if why, ok := declined[f]; ok {
+			msg += " (no automatic fix: " + why + ")"
+		}
+		fmt.Fprintf(o.stderr, "%s: %s\n", relPos(f.pos), msg)
+		left = append(left, f)
+	}
+	summary(o, found, rewritten, declined, names, left)
+	if len(left) > 0 {
+		return exitFindings
+	}
+	return exitClean
+}
+
+// summary prints the sites rewritten and those left, grouped by reason.
+func summary(o options, found []finding, rewritten map[*finding]bool, declined map[*finding]string, files []string, left []*finding) {
+	verb, files_ := "rewrote", "changed"
+	if o.diff {
+		verb, files_ = "would rewrite", "would change; nothing written"
+	}
+	rel := make([]string, len(files))
+	for i, f := range files {
+		rel[i] = relPos(tokenPos(f))
+	}
+	fmt.Fprintf(o.stderr, "ssagen vet -%s: %s %d of %d sites", map[bool]string{true: "diff", false: "fix"}[o.diff], verb, len(rewritten), len(found))
+	if len(files) > 0 {
+		fmt.Fprintf(o.stderr, "; %d file(s) %s: %s", len(files), files_, strings.Join(rel, ", "))
+	}
+	fmt.Fprintf(o.stderr, "; %d left\n", len(left))
+	groups := map[string][]*finding{}
+	for _, f := range left {
+		why := declined[f]
+		if why == "" {
+			why = vet.NoFixReason(f.diag.Message)
+		}
+		if why == "" {
+			why = "no automatic fix for " + f.diag.Category + " (docs/vet.md shows the rewrite by hand)"
+		}
+		groups[why] = append(groups[why], f)
+	}
+	reasons := make([]string, 0, len(groups))
+	for r := range groups {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		if len(groups[reasons[i]]) != len(groups[reasons[j]]) {
+			return len(groups[reasons[i]]) > len(groups[reasons[j]])
+		}
+		return reasons[i] < reasons[j]
+	})
+	for _, r := range reasons {
+		fmt.Fprintf(o.stderr, "  %d × %s\n", len(groups[r]), r)
+		for _, f := range groups[r] {
+			fmt.Fprintf(o.stderr, "      %s (%s)\n", relPos(f.pos), f.diag.Category)
+		}
+	}
+}
+
+// toCandidate turns the first suggested fix of f into byte edits.
+func toCandidate(f *finding) (*candidate, error) {
+	c := &candidate{f: f}
+	for _, e := range f.diag.SuggestedFixes[0].TextEdits {
+		tf := f.pkg.Fset.File(e.Pos)
+		if tf == nil {
+			return nil, fmt.Errorf("edit without a file")
+		}
+		end := e.End
+		if !end.IsValid() {
+			end = e.Pos
+		}
+		if tf.Name() == "" || !strings.HasSuffix(tf.Name(), ".go") {
+			return nil, fmt.Errorf("edit outside a Go file")
+		}
+		c.edits = append(c.edits, edit{file: tf.Name(), start: tf.Offset(e.Pos), end: tf.Offset(end), text: e.NewText})
+	}
+	return c, nil
+}
+
+func printDiff(o options, name string, old, new []byte) {
+	rel := relPos(tokenPos(name))
+	d := difflib.UnifiedDiff{
+		A:        difflib.SplitLines(string(old)),
+		B:        difflib.SplitLines(string(new)),
+		FromFile: "a/" + filepath.ToSlash(rel),
+		ToFile:   "b/" + filepath.ToSlash(rel),
+		Context:  3,
+	}
+	text, _ := difflib.GetUnifiedDiffString(d)
+	fmt.Fprint(o.stdout, text)
+}
+
+// writeFile replaces name's contents through a temporary file and a
+// rename, keeping its mode.
+func writeFile(name string, b []byte) error {
+	st, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, b) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".ssagen-vet-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), st.Mode().Perm()); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+// tokenPos is a file's position, for relPos.
+func tokenPos(name string) token.Position { return token.Position{Filename: name} }
