@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -59,6 +60,7 @@ type literalIntent struct {
 	elems     []*ast.CompositeLit
 	elemNodes []ast.Expr // the elements as written ({...} or &T{...})
 	sliceType ast.Expr
+	readsIn   []ast.Node // the loop's other statements, whose reads of the name carry over
 }
 
 // literalIntentOf finds the intent of the object arg, written by the
@@ -66,11 +68,8 @@ type literalIntent struct {
 // searched); why says what is missing when it is nil.
 func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stack []ast.Node, site ...ast.Node) (*literalIntent, string) {
 	in := &literalIntent{}
-	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
-		lit, ok := ast.Unparen(u.X).(*ast.CompositeLit)
-		if !ok {
-			return nil, whyNotVariable
-		}
+	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && isLiteral(u.X) {
+		lit := ast.Unparen(u.X).(*ast.CompositeLit)
 		in.lit, in.addr = lit, u
 		if in.helper = p.helperFunc(p.TypesInfo.TypeOf(arg)); in.helper == nil {
 			return nil, whyNoHelper
@@ -81,7 +80,11 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 	if objVar == nil {
 		return nil, whyNotVariable
 	}
-	if in.helper = p.helperFunc(objVar.Type()); in.helper == nil {
+	objType := objVar.Type()
+	if _, ok := objType.(*types.Pointer); !ok {
+		objType = types.NewPointer(objType) // a range over values, written as &v
+	}
+	if in.helper = p.helperFunc(objType); in.helper == nil {
 		return nil, whyNoHelper
 	}
 	in.variable = objVar
@@ -140,8 +143,25 @@ func (p *pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 		return nil, whyNotVariable
 	}
 	lit, ok := ast.Unparen(rs.X).(*ast.CompositeLit)
+	var sliceVar *types.Var
+	var sliceDef ast.Stmt
+	if id, isID := ast.Unparen(rs.X).(*ast.Ident); isID {
+		// A variable defined from a slice literal, used by the range alone.
+		sliceVar, _ = p.TypesInfo.Uses[id].(*types.Var)
+		if sliceVar != nil {
+			sliceDef, lit = p.definedFromLiteral(sliceVar, stack)
+			ok = lit != nil
+		}
+	}
 	if !ok || lit.Type == nil {
 		return nil, whyNotVariable
+	}
+	if sliceVar != nil {
+		for id, o := range p.TypesInfo.Uses {
+			if o == sliceVar && id != rs.X && !containsNode(sliceDef, id) {
+				return nil, fmt.Sprintf("the slice %s is changed or read apart from the range over it (its last state is not the literal's)", sliceVar.Name())
+			}
+		}
 	}
 	if _, ok := lit.Type.(*ast.ArrayType); !ok {
 		return nil, whyNotVariable
@@ -164,12 +184,42 @@ func (p *pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 	if in.owner != nil {
 		allowed = append(allowed, in.owner)
 	}
+	// Reads of the name elsewhere in the loop's body carry over.
+	for _, st := range rs.Body.List {
+		if !inAny(st, allowed) && !slices.ContainsFunc(site, func(n ast.Node) bool { return containsNode(st, n) }) {
+			in.readsIn = append(in.readsIn, st)
+		}
+	}
+	allowed = append(allowed, in.readsIn...)
 	for id, o := range p.TypesInfo.Uses {
 		if o == in.variable && !inAny(id, allowed) {
 			return nil, whyUsed
 		}
 	}
 	return in, ""
+}
+
+// definedFromLiteral finds v := []T{...} in the function holding stack.
+func (p *pass) definedFromLiteral(v *types.Var, stack []ast.Node) (ast.Stmt, *ast.CompositeLit) {
+	body := funcBody(stack)
+	if body == nil {
+		return nil, nil
+	}
+	var def ast.Stmt
+	var lit *ast.CompositeLit
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return def == nil
+		}
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && p.TypesInfo.Defs[id] == v {
+			if l, ok := ast.Unparen(as.Rhs[0]).(*ast.CompositeLit); ok {
+				def, lit = as, l
+			}
+		}
+		return def == nil
+	})
+	return def, lit
 }
 
 // render builds the intent's builder chains for ac and the edits that put
@@ -263,19 +313,24 @@ func (p *pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.Bloc
 		return nil, whyField
 	}
 	if w.client, ok = w.f.clientArg(ast.Unparen(create.Fun).(*ast.SelectorExpr).X, sig.Params().At(contract.ParamClient).Type()); !ok {
-		return nil, whyShape
+		return nil, "the receiver of the Create is neither a client.Client nor a struct embedding one: pass the client by hand (docs/vet.md)"
 	}
+	reads, why := in.readEdits(p, in.readsIn)
+	if why != "" {
+		return nil, why
+	}
+	w.edits = append(w.edits, reads...)
 	return w, ""
 }
 
 // createUpdateFix builds the suggested fix for a create-update finding,
 // or says why there is none.
 func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []ast.Node) ([]analysis.SuggestedFix, string) {
-	if p.clientMethod(create) != "Create" || len(create.Args) != 2 {
-		return nil, whyShape
+	if why := p.notClientCreate(create); why != "" {
+		return nil, why
 	}
-	if _, addr := ast.Unparen(create.Args[1]).(*ast.UnaryExpr); addr {
-		return nil, whyNotVariable
+	if u, addr := ast.Unparen(create.Args[1]).(*ast.UnaryExpr); addr && isLiteral(u.X) {
+		return nil, "the object is a literal written inline, which create-update does not rewrite: assign it to a variable first"
 	}
 	var file *ast.File
 	var outer *ast.IfStmt // form B: if err := c.Create(...); err != nil { ... AlreadyExists ... }
@@ -325,18 +380,18 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	call := in.call(f, create.Args[0], w.client, b)
 	if formB {
 		as, ok := outer.Init.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != create || outer.Else != nil {
-			return nil, whyShape
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != create {
+			return nil, "the Create's error is not assigned in the if's init (if err := c.Create(...); err != nil): rewrite by hand (docs/vet.md)"
 		}
-		ret := errorReturn(p, outer.Body, as.Lhs[0])
-		if ret == nil {
-			return nil, whyShape
+		be, why := p.branchEdits(f, in, create, outer, ifs)
+		if be == nil {
+			return nil, why
 		}
-		edits = append(edits,
-			analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + f.node(as.Lhs[0]) + " " + as.Tok.String() + " " + call)},
-			analysis.TextEdit{Pos: outer.Body.Lbrace + 1, End: outer.Body.Rbrace, NewText: []byte("\n" + f.node(ret) + "\n")})
-		removed = append(removed, as, outer.Body)
-		call += "\n" + f.node(ret) // the kept error path's imports stay
+		edits = append(edits, be.edits...)
+		removed = append(removed, be.removed...)
+		edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, " + be.res + ", " + f.node(as.Lhs[0]) + " " + as.Tok.String() + " " + call)})
+		removed = append(removed, as)
+		call += be.text // the kept paths' imports stay
 	} else {
 		as := createStmt.(*ast.AssignStmt)
 		edits = append(edits,
@@ -384,8 +439,8 @@ func writeStatement(call *ast.CallExpr, stack []ast.Node) (*ast.File, ast.Stmt) 
 //
 // with obj an inline literal or a variable built from one.
 func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
-	if p.clientMethod(create) != "Create" || len(create.Args) != 2 {
-		return nil, whyShape
+	if why := p.notClientCreate(create); why != "" {
+		return nil, why
 	}
 	file, stmt := writeStatement(create, stack) // the if (init form) or the assignment
 	if stmt == nil {
@@ -537,4 +592,40 @@ func errorReturn(p *pass, body *ast.BlockStmt, errExpr ast.Expr) *ast.ReturnStmt
 		return found == nil
 	})
 	return found
+}
+
+// notClientCreate says why a create call is not one -fix rewrites: a
+// write through a function field (a seam tests replace) or a wrapper, or
+// a Create with options; "" for c.Create(ctx, obj).
+func (p *pass) notClientCreate(create *ast.CallExpr) string {
+	if p.clientMethod(create) == "Create" {
+		if len(create.Args) != 2 {
+			return "the Create passes options (client.CreateOption): the helper takes ensure options instead; rewrite by hand (docs/vet.md, \"Create with options\")"
+		}
+		return ""
+	}
+	text := types.ExprString(create.Fun)
+	if sel, ok := ast.Unparen(create.Fun).(*ast.SelectorExpr); ok {
+		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+			return fmt.Sprintf("the object is written through the function field %s, a seam tests replace: give the field the helper's signature with %s as its default, change the tests that set it, and call it here (docs/vet.md, \"Writes through a function field\")", text, helperName(p, create))
+		}
+	}
+	return fmt.Sprintf("the object is written through %s, not a client's Create: rewrite the write inside it, or call %s here by hand (docs/vet.md, \"Writes through a wrapper\")", text, helperName(p, create))
+}
+
+// helperName names the helper for the object a create call writes.
+func helperName(p *pass, create *ast.CallExpr) string {
+	if len(create.Args) == 0 {
+		return "the Ensure helper"
+	}
+	kind := p.kindOf(create.Args[len(create.Args)-1])
+	if kind == "" || kind == "Object" {
+		return "the Ensure helper"
+	}
+	return contract.Ensure(kind)
+}
+
+func isLiteral(e ast.Expr) bool {
+	_, ok := ast.Unparen(e).(*ast.CompositeLit)
+	return ok
 }

@@ -5,4 +5,6 @@ type Option func()
 
 type Result string
 
+const Created Result = "created"
+
 func NoOwner() Option { return nil }

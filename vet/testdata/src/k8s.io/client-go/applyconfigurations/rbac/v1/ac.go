@@ -1,7 +1,7 @@
 // Package v1 is a stub of client-go's rbac/v1 apply configurations.
 package v1
 
-type RoleApplyConfiguration struct{}
+type RoleApplyConfiguration struct{ Name, Namespace *string }
 
 func Role(name, namespace string) *RoleApplyConfiguration { return &RoleApplyConfiguration{} }
 
