@@ -288,4 +288,3 @@ func metaKey(lit *ast.CompositeLit, key string) bool {
 	}
 	return false
 }
-
