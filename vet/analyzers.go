@@ -349,6 +349,13 @@ func (p *pass) absenceCheck(cond ast.Expr) bool {
 			return p.absenceCheck(c.X) || p.absenceCheck(c.Y)
 		case token.EQL:
 			if id, ok := ast.Unparen(c.Y).(*ast.Ident); ok && id.Name == "nil" {
+				// A variable or a lookup; a field of an object that was
+				// read (sa.DeletionTimestamp == nil) says nothing of absence.
+				switch ast.Unparen(c.X).(type) {
+				case *ast.Ident, *ast.IndexExpr:
+				default:
+					return false
+				}
 				t := p.TypesInfo.TypeOf(c.X)
 				return t != nil && !types.Identical(t, types.Universe.Lookup("error").Type())
 			}
