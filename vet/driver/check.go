@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,9 @@ type vetCheck struct {
 	skip     bool           // -fix.nocheck
 	baseline map[string]int // go vet's complaints before any edit, by message
 	based    bool
+	runTests bool // -fix.tests
+	// failedBefore are the tests that fail without the edits.
+	failedBefore map[string]bool
 }
 
 // decide tries all fixes together (one go vet), and when that fails,
@@ -183,7 +187,7 @@ func (ch *vetCheck) passes(files map[string][]byte) string {
 		return "the rewritten package could not be checked: " + err.Error()
 	}
 	if len(problems) == 0 {
-		return ""
+		return ch.testsPass(files)
 	}
 	if !ch.based {
 		ch.based = true
@@ -200,7 +204,47 @@ func (ch *vetCheck) passes(files map[string][]byte) string {
 			return fmt.Sprintf("the rewritten package would fail go vet: %s:%d: %s", filepath.Base(p.file), p.line, p.msg)
 		}
 	}
-	return ""
+	return ch.testsPass(files)
+}
+
+// testsPass runs the package's tests with the edits (with -fix.tests)
+// and says which test that passed before fails now ("" when none).
+func (ch *vetCheck) testsPass(files map[string][]byte) string {
+	if !ch.runTests {
+		return ""
+	}
+	failed, err := ch.tests(files)
+	if err != nil {
+		return "the package's tests could not be run with the rewrite: " + err.Error()
+	}
+	if len(failed) == 0 {
+		return ""
+	}
+	if ch.failedBefore == nil {
+		ch.failedBefore = map[string]bool{}
+		before, _ := ch.tests(nil)
+		for _, t := range before {
+			ch.failedBefore[t] = true
+		}
+	}
+	var now []string
+	for _, t := range failed {
+		if !ch.failedBefore[t] && !ch.failedBefore[strings.SplitN(t, "/", 2)[0]] {
+			now = append(now, t)
+		}
+	}
+	if len(now) == 0 {
+		return ""
+	}
+	// The subtests say more than their parent.
+	var leaves []string
+	for _, t := range now {
+		if !slices.ContainsFunc(now, func(o string) bool { return strings.HasPrefix(o, t+"/") }) {
+			leaves = append(leaves, t)
+		}
+	}
+	now = leaves
+	return fmt.Sprintf("the package's test %s fails with the rewrite (a test that injects errors into Create or Update through the fake client's interceptor: the write is now one server-side apply, a Patch or an Apply — move the injection there, then run -fix again; docs/vet.md, \"Tests that inject errors\")", strings.Join(now, ", "))
 }
 
 type problem struct {
@@ -211,18 +255,73 @@ type problem struct {
 
 // vet runs go vet on the package, with files in place of those on disk.
 func (ch *vetCheck) vet(files map[string][]byte) ([]problem, error) {
+	out, err := ch.goRun("vet", files)
+	if err != nil || out == "" {
+		return nil, err
+	}
+	var ps []problem
+	for _, line := range strings.Split(out, "\n") {
+		m := vetLine.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		ps = append(ps, problem{file: m[1], line: n, msg: m[4]})
+	}
+	if len(ps) == 0 {
+		return []problem{{msg: strings.TrimSpace(out)}}, nil
+	}
+	return ps, nil
+}
+
+var failLine = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+
+// tests runs the package's tests with files in place of those on disk,
+// and returns the names of those that fail.
+func (ch *vetCheck) tests(files map[string][]byte) ([]string, error) {
+	out, err := ch.goRun("test", files)
+	if err != nil || out == "" {
+		return nil, err
+	}
+	var failed []string
+	for _, line := range strings.Split(out, "\n") {
+		if m := failLine.FindStringSubmatch(line); m != nil {
+			failed = append(failed, m[1])
+		}
+	}
+	if len(failed) == 0 {
+		failed = append(failed, "(the test binary: "+firstLine(out)+")")
+	}
+	return failed, nil
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// goRun runs go <verb> on the package with files as an overlay; its
+// output when it fails, "" when it passes.
+func (ch *vetCheck) goRun(verb string, files map[string][]byte) (string, error) {
 	dir := ""
 	if len(ch.pkg.GoFiles) > 0 {
 		dir = filepath.Dir(ch.pkg.GoFiles[0])
 	}
-	args := []string{"vet"}
+	args := []string{verb}
+	if verb == "test" {
+		args = append(args, "-count=1")
+	}
 	if ch.tags != "" {
 		args = append(args, "-tags="+ch.tags)
 	}
 	if len(files) > 0 {
 		tmp, err := os.MkdirTemp("", "ssagen-vet-fix")
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		defer os.RemoveAll(tmp)
 		replace := map[string]string{}
@@ -231,14 +330,14 @@ func (ch *vetCheck) vet(files map[string][]byte) ([]problem, error) {
 			p := filepath.Join(tmp, fmt.Sprintf("%d_%s", i, filepath.Base(name)))
 			i++
 			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return nil, err
+				return "", err
 			}
 			replace[name] = p
 		}
 		js, _ := json.Marshal(map[string]any{"Replace": replace})
 		overlay := filepath.Join(tmp, "overlay.json")
 		if err := os.WriteFile(overlay, js, 0o644); err != nil {
-			return nil, err
+			return "", err
 		}
 		args = append(args, "-overlay="+overlay)
 	}
@@ -249,22 +348,13 @@ func (ch *vetCheck) vet(files map[string][]byte) ([]problem, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if err == nil {
-		return nil, nil
+		return "", nil
 	}
 	if _, ok := err.(*exec.ExitError); !ok {
-		return nil, err
+		return "", err
 	}
-	var ps []problem
-	for _, line := range strings.Split(out.String(), "\n") {
-		m := vetLine.FindStringSubmatch(strings.TrimSpace(line))
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		ps = append(ps, problem{file: m[1], line: n, msg: m[4]})
+	if out.Len() == 0 {
+		return "go " + verb + " failed", nil
 	}
-	if len(ps) == 0 {
-		return []problem{{msg: strings.TrimSpace(out.String())}}, nil
-	}
-	return ps, nil
+	return out.String(), nil
 }

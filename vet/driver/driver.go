@@ -41,6 +41,7 @@ func Main(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Write
 	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes that keep the package building and passing go vet; print what was rewritten and what was left, with the reason")
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes -fix would apply as a unified diff, and write nothing")
 	fs.StringVar(&o.tags, "tags", "", "build tags for loading the packages")
+	fs.BoolVar(&o.tests, "fix.tests", true, "with -fix or -diff, also run the tests of each package a fix edits, and decline a fix that makes one of them fail")
 	fs.BoolVar(&o.noCheck, "fix.nocheck", false, "apply fixes without checking the edited packages with go vet (for debugging ssagen only)")
 	for _, a := range analyzers {
 		a.Flags.VisitAll(func(f *flag.Flag) {
@@ -67,10 +68,10 @@ func Main(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Write
 }
 
 type options struct {
-	fix, diff, noCheck bool
-	tags               string
-	patterns           []string
-	stdout, stderr     io.Writer
+	fix, diff, noCheck, tests bool
+	tags                      string
+	patterns                  []string
+	stdout, stderr            io.Writer
 }
 
 func doc(analyzers []*analysis.Analyzer) string {

@@ -59,7 +59,7 @@ func fix(found []finding, o options) int {
 	declined := map[*finding]string{}
 	changed := map[string][]byte{}
 	for _, pkg := range order {
-		ch := &vetCheck{pkg: pkg, tags: o.tags, skip: o.noCheck}
+		ch := &vetCheck{pkg: pkg, tags: o.tags, skip: o.noCheck, runTests: o.tests}
 		out := ch.decide(byPkg[pkg])
 		for _, c := range out.accepted {
 			rewritten[c.f] = true
