@@ -1,0 +1,215 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestVetFixKeepsBuildVetAndTests: ssagen vet -fix on a package with the
+// seed operators' shapes — the Create's error branch with error messages
+// reading the object's name, logs and an else; a range over a slice of
+// values written as &v — and a unit test on the fake client that injects
+// a Create error into one of them. -fix rewrites the sites it can,
+// declines the one whose test would fail (naming the test), prints its
+// summary, exits 3 while a finding is left, and the package still
+// builds, passes go vet and its tests. -diff shows the same rewrite and
+// writes nothing.
+func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
+	bin, dir := vetSetup(t, "zzvetfixsafe")
+	file := filepath.Join(dir, "x.go")
+	for name, src := range map[string]string{"x.go": safeSrc, "x_test.go": safeTest} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkg := "./" + filepath.Base(dir)
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(bin, append([]string{"vet"}, append(args, pkg)...)...)
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	goCmd := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", append(args, pkg)...)
+		cmd.Dir = "../.."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	goCmd("test", "-count=1")
+
+	before, _ := os.ReadFile(file)
+	diff, code := run("-diff")
+	if code != 3 || !strings.Contains(diff, "+\t\tif _, res, err := rbacensure.EnsureRole(") || !strings.Contains(diff, "would rewrite 2 of 3 sites") {
+		t.Errorf("-diff: exit %d, want 3 and the rewrite:\n%s", code, diff)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Error("-diff wrote the file")
+	}
+
+	out, code := run("-fix")
+	if code != 3 {
+		t.Errorf("-fix exit %d, want 3 (one finding left):\n%s", code, out)
+	}
+	for _, want := range []string{
+		"ssagen vet -fix: rewrote 2 of 3 sites; 1 file(s) changed",
+		"the package's test TestInjectedCreateError fails with the rewrite",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-fix output lacks %q:\n%s", want, out)
+		}
+	}
+	fixed, _ := os.ReadFile(file)
+	for _, want := range []string{
+		`return fmt.Errorf("creating Role %q in %q: %w", *role.Name, *role.Namespace, err)`,
+		`} else if res != ssaensure.Created {`,
+		`roles := []*rbacv1ac.RoleApplyConfiguration{`,
+		`if err := r.Create(ctx, injected); err != nil {`, // declined: its test injects a Create error
+	} {
+		if !strings.Contains(string(fixed), want) {
+			t.Errorf("fixed file lacks %s:\n%s", want, fixed)
+		}
+	}
+	goCmd("build")
+	goCmd("vet")
+	goCmd("test", "-count=1")
+	if out, code := run(); code != 3 || strings.Count(out, "Create → AlreadyExists → Update") != 1 {
+		t.Errorf("after -fix, vet: exit %d, want the one declined finding:\n%s", code, out)
+	}
+}
+
+const safeSrc = `package x
+
+import (
+	"context"
+	"fmt"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rbacensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"
+)
+
+type R struct {
+	client.Client
+	Log []string
+}
+
+func (r *R) grants(ctx context.Context, namespaces []string) error {
+	for _, ns := range namespaces {
+		role := &rbacv1.Role{
+			ObjectMeta: metav1.ObjectMeta{Name: "reader", Namespace: ns},
+			Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get"}}},
+		}
+		if err := r.Create(ctx, role); err != nil {
+			if !apierrors.IsAlreadyExists(err) {
+				return fmt.Errorf("creating Role %q in %q: %w", role.Name, role.Namespace, err)
+			}
+			if err = r.Update(ctx, role); err != nil {
+				return fmt.Errorf("updating Role %q: %w", role.Name, err)
+			}
+			r.Log = append(r.Log, "updated "+ns)
+		} else {
+			r.Log = append(r.Log, "created "+ns)
+		}
+	}
+	return nil
+}
+
+func (r *R) defaults(ctx context.Context, ns string) error {
+	roles := []rbacv1.Role{
+		{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: ns}, Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get"}}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: ns}},
+	}
+	for _, role := range roles {
+		r.Log = append(r.Log, "ensuring "+role.Name)
+		if err := r.Create(ctx, &role); err != nil {
+			if !apierrors.IsAlreadyExists(err) {
+				return fmt.Errorf("creating Role %q: %w", role.Name, err)
+			}
+			if err = r.Update(ctx, &role); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *R) injectedRole(ctx context.Context, ns string) error {
+	injected := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "injected", Namespace: ns}}
+	if err := r.Create(ctx, injected); err != nil {
+		if !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating Role: %w", err)
+		}
+		return r.Update(ctx, injected)
+	}
+	return nil
+}
+
+var _ = rbacensure.EnsureRole
+`
+
+const safeTest = `package x
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/ssagen/ssagen/examples/generated/applyconfiguration"
+)
+
+func newClient(funcs interceptor.Funcs) client.Client {
+	return fake.NewClientBuilder().WithScheme(scheme.Scheme).
+		WithTypeConverters(applyconfiguration.NewTypeConverter(scheme.Scheme)).
+		WithInterceptorFuncs(funcs).Build()
+}
+
+func TestGrants(t *testing.T) {
+	ctx := context.Background()
+	r := &R{Client: newClient(interceptor.Funcs{})}
+	for i := 0; i < 2; i++ {
+		if err := r.grants(ctx, []string{"a", "b"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.defaults(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Join(r.Log[:2], ",") != "created a,created b" {
+		t.Errorf("log %v", r.Log)
+	}
+	var role rbacv1.Role
+	if err := r.Get(ctx, client.ObjectKey{Namespace: "a", Name: "a"}, &role); err != nil || len(role.Rules) != 1 {
+		t.Errorf("role a: %v %v", err, role.Rules)
+	}
+}
+
+func TestInjectedCreateError(t *testing.T) {
+	r := &R{Client: newClient(interceptor.Funcs{Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+		return errors.New("boom")
+	}})}
+	if err := r.injectedRole(context.Background(), "a"); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("want the injected error, got %v", err)
+	}
+}
+`
