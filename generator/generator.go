@@ -58,8 +58,8 @@ type Config struct {
 
 // Load validates the configuration and loads the model.
 func Load(cfg *Config) (*model.Universe, error) {
-	if len(cfg.Packages) == 0 {
-		return nil, errors.New("no input packages: name them as go list patterns, for example ./api/...")
+	if len(cfg.Packages) == 0 && len(cfg.EnsureKinds) == 0 {
+		return nil, errors.New("no input packages: name them as go list patterns, for example ./api/... (or name kinds of other modules with --ensure-kinds alone)")
 	}
 	// Without --output-dir each package goes where controller-gen
 	// applyconfiguration writes it (load.Config.Layout).

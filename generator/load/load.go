@@ -135,7 +135,7 @@ func Load(cfg Config) (*model.Universe, error) {
 		pkgs = append(pkgs, p)
 	}
 	l.ensureKinds = ensureKinds
-	if len(pkgs) == 0 {
+	if len(pkgs) == 0 && len(cfg.Patterns) > 0 {
 		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(cfg.Patterns, " "))
 		return nil, l.errs.Err()
 	}

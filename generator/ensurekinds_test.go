@@ -1,0 +1,56 @@
+package generator_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ssagen/ssagen/generator"
+	"github.com/ssagen/ssagen/generator/output"
+)
+
+// TestEnsureKindsAlone: --ensure-kinds with no input package is a whole
+// command. For kinds whose apply configurations client-go ships, it
+// writes their helpers and the shared schema only — no builders nobody
+// asked for — and the tree builds.
+func TestEnsureKindsAlone(t *testing.T) {
+	out, err := os.MkdirTemp(".", "zzensurekinds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(out) })
+	cfg := generator.Config{
+		EnsureKinds: []string{"k8s.io/api/rbac/v1.Role", "k8s.io/api/rbac/v1.RoleBinding", "k8s.io/api/core/v1.ServiceAccount"},
+		OutputDir:   out,
+		OutputPkg:   module + "/generator/" + filepath.Base(out),
+	}
+	trees, err := generator.Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, tr := range trees {
+		for _, f := range tr.Files {
+			rel, _ := filepath.Rel(tr.Dir, filepath.Join(tr.Dir, f.Path))
+			files = append(files, filepath.ToSlash(rel))
+			if strings.HasSuffix(f.Path, "ensure.go") && !strings.Contains(string(f.Content), `"k8s.io/client-go/applyconfigurations/`) {
+				t.Errorf("%s does not use client-go's apply configurations:\n%s", f.Path, f.Content)
+			}
+		}
+	}
+	sort.Strings(files)
+	want := []string{"core/v1/ensure/ensure.go", "internal/internal.go", "rbac/v1/ensure/ensure.go", "utils.go"}
+	if strings.Join(files, " ") != strings.Join(want, " ") {
+		t.Errorf("wrote %v, want %v", files, want)
+	}
+	if err := generator.Generate(cfg, output.Disk{Dir: generator.OutputDir(cfg)}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "vet", "./"+filepath.Base(out)+"/...")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("the helpers do not build: %v\n%s", err, b)
+	}
+}
