@@ -72,6 +72,23 @@ type cacheKey struct {
 	gvk                      schema.GroupVersionKind
 	namespace, name, manager string
 	subresource              string
+	// client is the client the entry was learned through (clientToken):
+	// an object seen through one client never vouches for its namesake
+	// seen through another — another cluster, or the next test's fake
+	// client, whose objects may carry the same name, no UID and the same
+	// resourceVersion.
+	client any
+}
+
+// clientToken identifies c in cache keys: c itself when its type can be
+// compared (a pointer, as every controller-runtime client is), which also
+// keeps it alive while an entry names it, so no other client can take
+// its address; nil otherwise (entries shared, as before).
+func clientToken(c client.Client) any {
+	if c == nil || !reflect.TypeOf(c).Comparable() {
+		return nil
+	}
+	return c
 }
 
 type cacheEntry struct {

@@ -205,7 +205,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	if err != nil {
 		return "", fmt.Errorf("ensure: encoding the intent for %s %s: %w", kind, in.name, err)
 	}
-	key := cacheKey{gvk: gvk, namespace: in.namespace, name: in.name, manager: o.fieldManager, subresource: sub}
+	key := cacheKey{gvk: gvk, namespace: in.namespace, name: in.name, manager: o.fieldManager, subresource: sub, client: clientToken(c)}
 
 	// Read the live object from the client's cache; that is free.
 	liveErr := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)

@@ -1,0 +1,57 @@
+package ensure_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/ssagen/ssagen/ensure"
+	rbacv1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"
+)
+
+// TestOneClientNeverVouchesForAnother: what Ensure remembered through one
+// client does not skip a write through another, though the objects share
+// a name, carry no UID and the same resourceVersion — the next test
+// case's fake client (Kargo's unit tests hit this), or another cluster.
+// The second Ensure must send its apply, so the error injected into its
+// client's Patch comes back.
+func TestOneClientNeverVouchesForAnother(t *testing.T) {
+	ctx := context.Background()
+	desired := func() *rbacv1ac.RoleBindingApplyConfiguration {
+		return rbacv1ac.RoleBinding("reader", "team").
+			WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup(rbacv1.GroupName).WithKind("ClusterRole").WithName("view")).
+			WithSubjects(rbacv1ac.Subject().WithKind("ServiceAccount").WithName("bot").WithNamespace("team"))
+	}
+	seeded := func() *rbacv1.RoleBinding {
+		return &rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: "reader", Namespace: "team"},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "view"},
+			Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: "bot", Namespace: "team"}},
+		}
+	}
+	opts := ensure.FieldManager("clients-test")
+	first := fake.NewClientBuilder().WithObjects(seeded()).Build()
+	for i := 0; i < 2; i++ {
+		if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, first, nil, desired(), opts, ensure.NoOwner()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	boom := errors.New("boom")
+	patches := 0
+	second := fake.NewClientBuilder().WithObjects(seeded()).WithInterceptorFuncs(interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, o ...client.PatchOption) error {
+			patches++
+			return boom
+		},
+	}).Build()
+	if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, second, nil, desired(), opts, ensure.NoOwner()); !errors.Is(err, boom) {
+		t.Errorf("Ensure through a second client: %v after %d patches, want the injected error: the first client's memory skipped the write", err, patches)
+	}
+}
