@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help generate verify test test-unit envtest-assets oracle-tools lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example
+.PHONY: help seeds generate verify test test-unit envtest-assets oracle-tools lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -67,6 +67,9 @@ bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern a
 
 bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen, warm and cold, on the example, Gateway API and k8s.io/api (about 20 min); writes docs/generator-benchmark.md and its chart
 	bash hack/bench-gen.sh
+
+seeds: envtest-assets ## the seed operators fixed in their own code, before and after on envtest (docs/seeds.md; needs their clones, see hack/seeds.sh)
+	bash hack/seeds.sh kargo
 
 example: envtest-assets ## run the example operator (examples/controller) on a local kube-apiserver and print what it costs
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" $(GO) run ./examples/controller/run
