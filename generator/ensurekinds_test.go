@@ -54,3 +54,33 @@ func TestEnsureKindsAlone(t *testing.T) {
 		t.Errorf("the helpers do not build: %v\n%s", err, b)
 	}
 }
+
+// TestSkipsForeignPackages: a pattern that also matches packages with no
+// kind and no +groupName (protobuf messages, helpers) skips them, as
+// controller-gen does, and says so once; a package of shared types that
+// a kind imports is still generated.
+func TestSkipsForeignPackages(t *testing.T) {
+	var log strings.Builder
+	trees, err := generator.Render(generator.Config{
+		Packages:  []string{"./testdata/foreign/..."},
+		OutputDir: "testdata/foreign-out",
+		OutputPkg: module + "/generator/testdata/foreign-out",
+		Log:       &log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, tr := range trees {
+		for _, f := range tr.Files {
+			files = append(files, f.Path)
+		}
+	}
+	joined := strings.Join(files, " ")
+	if strings.Contains(joined, "pb/") || !strings.Contains(joined, "shared/size.go") || !strings.Contains(joined, "v1/widget.go") {
+		t.Errorf("wrote %v: want widget and size, nothing of pb", files)
+	}
+	if got := log.String(); strings.Count(got, "skipped") != 1 || !strings.Contains(got, "skipped 1 package(s)") || !strings.Contains(got, "testdata/foreign/pb") {
+		t.Errorf("log: %q", got)
+	}
+}

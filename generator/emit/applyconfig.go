@@ -499,11 +499,30 @@ func needsGetter(t *model.Type, f *model.Field) bool {
 }
 
 func newFile(pkgPath string, aliases Aliases) *jen.File {
-	f := jen.NewFilePathName(pkgPath, pathBase(pkgPath))
+	f := jen.NewFilePathName(pkgPath, packageName(pkgPath))
 	for p, a := range aliases {
 		f.ImportAlias(p, a)
 	}
 	return f
+}
+
+// packageName is the package clause for a folder: its name's letters,
+// digits and underscores ("pkg/ssa-out" declares ssaout), as go/build
+// would accept; "p" before a leading digit.
+func packageName(pkgPath string) string {
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return -1
+	}, pathBase(pkgPath))
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		name = "p" + name
+	}
+	return name
 }
 
 func pathBase(p string) string {

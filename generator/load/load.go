@@ -156,6 +156,9 @@ func Load(cfg Config) (*model.Universe, error) {
 			return nil, err
 		}
 	}
+	// Folders are settled before the roots are found (their types take
+	// the folder's import path); a package skipForeign drops may have
+	// lengthened another's folder name, as if it were generated.
 	l.settleFolders()
 	for _, in := range l.sortedInputs() {
 		l.findRoots(in)
@@ -163,6 +166,9 @@ func Load(cfg Config) (*model.Universe, error) {
 	anyKind := false
 	for _, in := range l.sortedInputs() {
 		anyKind = anyKind || len(in.gv.Kinds()) > 0
+	}
+	if anyKind {
+		l.skipForeign()
 	}
 	for _, in := range l.sortedInputs() {
 		if anyKind && len(in.gv.Kinds()) == 0 && in.hasStructs {
@@ -511,6 +517,34 @@ func (l *loader) defaultGroup(in *input) {
 
 // sharedTypes walks every exported, non-generic type of a package without
 // kinds, so that each gets a builder.
+// skipForeign drops the packages a pattern matched that hold no kind, no
+// +groupName and are imported by no package with kinds — protobuf
+// messages, helpers beside an API — as controller-gen reads only packages
+// with +groupName; a package of shared types the kinds import stays. It
+// says so once, on the log.
+func (l *loader) skipForeign() {
+	imported := map[string]bool{}
+	for _, in := range l.inputs {
+		if len(in.gv.Kinds()) == 0 {
+			continue
+		}
+		for path := range in.pkg.Imports {
+			imported[path] = true
+		}
+	}
+	var skipped []string
+	for path, in := range l.inputs {
+		if len(in.gv.Kinds()) == 0 && !in.groupSet && !imported[path] {
+			skipped = append(skipped, path)
+			delete(l.inputs, path)
+		}
+	}
+	if len(skipped) > 0 && l.cfg.Log != nil {
+		sort.Strings(skipped)
+		fmt.Fprintf(l.cfg.Log, "skipped %d package(s) with no kind, no +groupName and no kind importing them, as controller-gen does: %s\n", len(skipped), strings.Join(skipped, ", "))
+	}
+}
+
 func (l *loader) sharedTypes(in *input) {
 	in.gv.CRD = !in.genclient
 	for _, name := range sortedKeys(in.specs) {
