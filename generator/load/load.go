@@ -27,6 +27,7 @@ import (
 
 	"github.com/ssagen/ssagen/generator/diag"
 	"github.com/ssagen/ssagen/generator/model"
+	"github.com/ssagen/ssagen/internal/modhint"
 )
 
 // Config says what to load.
@@ -291,6 +292,10 @@ func (l *loader) addPackageErrors(p *packages.Package) {
 			msg += " (other declaration at " + shortPos(parsePos(p.Errors[i+1].Pos)) + ")"
 		}
 		pos := parsePos(e.Pos)
+		if hint := modhint.Nested(l.cfg.Dir, msg); hint != "" {
+			l.errs.Add(pos, hint, "%s", msg)
+			continue
+		}
 		l.errs.Add(pos, "make the package compile (`go build "+p.PkgPath+"`) and run ssagen again", "%s", msg)
 	}
 }

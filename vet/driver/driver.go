@@ -23,6 +23,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/internal/modhint"
 )
 
 // Exit codes: as the analysis drivers of x/tools.
@@ -169,45 +171,13 @@ func load(patterns []string, tags string) ([]*packages.Package, error) {
 
 // explain says what a load error means where go list's words mislead: a
 // pattern inside a nested module is not "missing", it belongs to another
-// module, loaded from that module's folder.
+// module.
 func explain(p *packages.Package, e packages.Error) string {
 	msg := e.Error()
-	if strings.Contains(msg, "main module") && strings.Contains(msg, "does not contain package") {
-		if dir := nestedModule(msg); dir != "" {
-			return msg + "\n    (the package is in the nested module at " + dir + ": run ssagen vet from that folder)"
-		}
+	if hint := modhint.Nested(".", msg); hint != "" {
+		return msg + "\n    (" + hint + ")"
 	}
 	return msg
-}
-
-// nestedModule finds the folder of a go.mod between the current folder
-// and the package a "does not contain package" error names.
-func nestedModule(msg string) string {
-	i := strings.LastIndex(msg, "does not contain package ")
-	if i < 0 {
-		return ""
-	}
-	pkg := strings.TrimSpace(msg[i+len("does not contain package "):])
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	// The package path's tail is a folder under the working directory.
-	elems := strings.Split(pkg, "/")
-	for k := range elems {
-		dir := filepath.Join(append([]string{wd}, elems[k:]...)...)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			continue
-		}
-		for d := dir; strings.HasPrefix(d, wd) && d != wd; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				if rel, err := filepath.Rel(wd, d); err == nil {
-					return "./" + filepath.ToSlash(rel)
-				}
-			}
-		}
-	}
-	return ""
 }
 
 func compact(s []string) []string {
