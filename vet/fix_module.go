@@ -2,6 +2,7 @@ package vet
 
 import (
 	"bufio"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -57,12 +58,14 @@ var (
 type loadedHelper struct {
 	once sync.Once
 	pkg  *types.Package
+	err  string // why it did not load
 }
 
 // moduleHelper finds Ensure<Kind> for named in the helpers of the
 // package's module (or named by -helpers) when the package does not
 // import them.
 func (p *pass) moduleHelper(named *types.Named) *types.Func {
+	p.helperErr = ""
 	if len(p.Files) == 0 || named.Obj().Pkg() == nil {
 		return nil
 	}
@@ -95,8 +98,9 @@ func (p *pass) moduleHelper(named *types.Named) *types.Func {
 		if c.files != nil && !declaresHelper(c, contract.Ensure(kind), objPath, kind) {
 			continue
 		}
-		pkg := loadHelper(root, c.path)
+		pkg, err := loadHelper(root, c.path)
 		if pkg == nil {
+			p.helperErr = fmt.Sprintf("%s declares %s but does not type-check (%s): fix it (go build %s), then run -fix again", c.path, contract.Ensure(kind), err, c.path)
 			continue
 		}
 		fn, ok := pkg.Scope().Lookup(contract.Ensure(kind)).(*types.Func)
@@ -230,16 +234,23 @@ func declaresHelper(c helperCandidate, name, objPath, kind string) bool {
 	return false
 }
 
-// loadHelper type-checks one helper package (from export data), once.
-func loadHelper(root, path string) *types.Package {
+// loadHelper type-checks one helper package (from export data), once;
+// when it does not, the first error says why.
+func loadHelper(root, path string) (*types.Package, string) {
 	v, _ := loaded.LoadOrStore(path, &loadedHelper{})
 	lh := v.(*loadedHelper)
 	lh.once.Do(func() {
 		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: root}, path)
-		if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 || pkgs[0].Types == nil {
-			return
+		switch {
+		case err != nil:
+			lh.err = err.Error()
+		case len(pkgs) != 1 || pkgs[0].Types == nil:
+			lh.err = "not found"
+		case len(pkgs[0].Errors) > 0:
+			lh.err = pkgs[0].Errors[0].Error()
+		default:
+			lh.pkg = pkgs[0].Types
 		}
-		lh.pkg = pkgs[0].Types
 	})
-	return lh.pkg
+	return lh.pkg, lh.err
 }

@@ -72,7 +72,7 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		lit := ast.Unparen(u.X).(*ast.CompositeLit)
 		in.lit, in.addr = lit, u
 		if in.helper = p.helperFunc(p.TypesInfo.TypeOf(arg)); in.helper == nil {
-			return nil, whyNoHelper
+			return nil, p.noHelper()
 		}
 		return in, ""
 	}
@@ -85,7 +85,7 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		objType = types.NewPointer(objType) // a range over values, written as &v
 	}
 	if in.helper = p.helperFunc(objType); in.helper == nil {
-		return nil, whyNoHelper
+		return nil, p.noHelper()
 	}
 	in.variable = objVar
 	for i := 0; i < end; i++ {

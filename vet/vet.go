@@ -52,6 +52,8 @@ type pass struct {
 	// guardedCalls counts, per function of the package, its calls and
 	// those that run only when a read found nothing (calledOnlyWhenAbsent).
 	guardedCalls map[*types.Func][2]int
+	// helperErr says why a helper found in the module could not be used.
+	helperErr string
 }
 
 // inTest reports whether n is test code — a _test.go file, or a test
@@ -171,4 +173,13 @@ func (p *pass) objectVar(e ast.Expr) *types.Var {
 		return v
 	}
 	return nil
+}
+
+// noHelper is the reason a fix has no helper: the last one found that
+// did not type-check, or none found.
+func (p *pass) noHelper() string {
+	if p.helperErr != "" {
+		return p.helperErr
+	}
+	return whyNoHelper
 }
