@@ -509,7 +509,7 @@ func within(dir, root string) bool {
 // other package that guess is how applyconfiguration-gen ends up with
 // apiVersion "api/v1alpha1" for kubebuilder layouts, so it is an error.
 func (l *loader) defaultGroup(in *input) {
-	in.gv.CRD = !in.genclient
+	in.gv.CRD = !in.builtIn()
 	if in.groupSet || !in.hasStructs {
 		return
 	}
@@ -550,8 +550,17 @@ func (l *loader) skipForeign() {
 	}
 }
 
+// builtIn reports a package of a built-in, OpenAPI-served API: one with
+// +genclient, or any package of the k8s.io/api module (apidiscovery and
+// imagepolicy have no client but are served the same way). Its schema
+// comes from openapi-gen, not from a CRD, so what a CRD may not do is a
+// warning there, the same for every package of the module.
+func (in *input) builtIn() bool {
+	return in.genclient || in.pkg.Module != nil && in.pkg.Module.Path == "k8s.io/api"
+}
+
 func (l *loader) sharedTypes(in *input) {
-	in.gv.CRD = !in.genclient
+	in.gv.CRD = !in.builtIn()
 	for _, name := range sortedKeys(in.specs) {
 		obj, _ := in.pkg.Types.Scope().Lookup(name).(*types.TypeName)
 		if obj == nil || !obj.Exported() {
