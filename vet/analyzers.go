@@ -828,6 +828,9 @@ func (p *pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit
 		lit, _ := ast.Unparen(u.X).(*ast.CompositeLit)
 		return lit
 	}
+	if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
+		return p.returnedLiteral(c)
+	}
 	v := p.objectVar(arg)
 	if v == nil || body == nil {
 		return nil
@@ -860,6 +863,9 @@ func (p *pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit
 				if u, ok := ast.Unparen(as.Rhs[i]).(*ast.UnaryExpr); ok && u.Op == token.AND {
 					lit, _ = ast.Unparen(u.X).(*ast.CompositeLit)
 				}
+				if c, ok := ast.Unparen(as.Rhs[i]).(*ast.CallExpr); ok {
+					lit = p.returnedLiteral(c) // w := desiredWidget(...)
+				}
 				if lit != nil {
 					continue
 				}
@@ -872,6 +878,44 @@ func (p *pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit
 		return nil
 	}
 	return lit
+}
+
+// returnedLiteral is the literal a call of a function of this package
+// returns, when its one return statement is `return &T{...}`; nil
+// otherwise (a function of another package, a method, several returns).
+func (p *pass) returnedLiteral(call *ast.CallExpr) *ast.CompositeLit {
+	fn := p.callee(call)
+	if fn == nil || fn.Pkg() != p.Pkg || fn.Type().(*types.Signature).Recv() != nil {
+		return nil
+	}
+	for _, f := range p.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || p.TypesInfo.Defs[fd.Name] != fn {
+				continue
+			}
+			var ret *ast.ReturnStmt
+			n := 0
+			ast.Inspect(fd.Body, func(m ast.Node) bool {
+				if _, lit := m.(*ast.FuncLit); lit {
+					return false
+				}
+				if r, ok := m.(*ast.ReturnStmt); ok {
+					ret, n = r, n+1
+				}
+				return true
+			})
+			if n != 1 || len(ret.Results) != 1 {
+				return nil
+			}
+			if u, ok := ast.Unparen(ret.Results[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				lit, _ := ast.Unparen(u.X).(*ast.CompositeLit)
+				return lit
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // zeroSent reports whether encoding/json writes a zero value the literal

@@ -84,3 +84,26 @@ func (r *Reconciler) applyChanged(ctx context.Context, n int32) error {
 func (r *Reconciler) applyInline(ctx context.Context) error {
 	return r.Patch(ctx, &Widget{ObjectMeta: ObjectMeta{Name: "w"}, Spec: WidgetSpec{Replicas: 1, Image: "x"}}, client.Apply)
 }
+
+// The object comes from a function of the package that returns a literal
+// setting every field encoding/json writes: silent, inline or assigned.
+func desiredWidget(name string, replicas int32) *Widget {
+	return &Widget{ObjectMeta: ObjectMeta{Name: name}, Spec: WidgetSpec{Replicas: replicas, Image: "nginx"}}
+}
+
+func (r *Reconciler) applyFromFunc(ctx context.Context) error {
+	w := desiredWidget("w", 2)
+	if err := r.Patch(ctx, w, client.Apply); err != nil {
+		return err
+	}
+	return r.Patch(ctx, desiredWidget("v", 1), client.Apply)
+}
+
+// A function whose literal leaves Replicas zero: reported.
+func partialWidget(name string) *Widget {
+	return &Widget{ObjectMeta: ObjectMeta{Name: name}, Spec: WidgetSpec{Image: "nginx"}}
+}
+
+func (r *Reconciler) applyFromPartialFunc(ctx context.Context) error {
+	return r.Patch(ctx, partialWidget("w"), client.Apply) // want `server-side apply of a typed Go struct`
+}
