@@ -117,3 +117,24 @@ func TestAllOfK8sAPIInOneRun(t *testing.T) {
 		t.Errorf("no warning for apidiscovery/v2's optional list-map keys:\n%s", warnings.String())
 	}
 }
+
+// TestEnsureKindWithoutApplyConfigurations: --ensure-kinds for a kind
+// whose module ships no apply configurations says every way out, and the
+// first one it names — the kind's package as an input as well — works.
+func TestEnsureKindWithoutApplyConfigurations(t *testing.T) {
+	pkg := module + "/generator/testdata/oracle/clusterscope"
+	cfg := generator.Config{EnsureKinds: []string{pkg + ".Gizmo"}, OutputDir: "testdata/gizmo", OutputPkg: module + "/generator/testdata/gizmo"}
+	_, err := generator.Render(cfg)
+	if err == nil {
+		t.Fatal("no error for a kind without apply configurations")
+	}
+	for _, want := range []string{"has no apply configuration", "name " + pkg + " as an input package as well", "--external-applyconfigurations=" + pkg + ":", "require a version of its module that ships them"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	cfg.Packages = []string{pkg}
+	if _, err := generator.Render(cfg); err != nil {
+		t.Errorf("with its package as an input: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -117,7 +118,14 @@ func (l *loader) checkEnsureKinds(gvs []*model.GroupVersion) {
 	for _, gv := range gvs {
 		for _, t := range gv.Types {
 			if t.ApplyConfig == nil {
-				l.errs.Add(noPos, "pass --external-applyconfigurations for its package", "--ensure-kinds: %s has no apply configuration", t.Name)
+				why := ""
+				if msg, ok := l.externalErr[t.Name.Pkg]; ok {
+					why = " (" + msg + ")"
+				}
+				l.errs.Add(noPos, fmt.Sprintf("any of: name %[1]s as an input package as well (ssagen generate --ensure-kinds %[2]s.%[3]s %[1]s) to generate its builders in this tree; "+
+					"pass --external-applyconfigurations=%[1]s:<import path> if its module ships apply configurations where ssagen did not look; "+
+					"or require a version of its module that ships them", t.Name.Pkg, t.Name.Pkg, t.Name.Name),
+					"--ensure-kinds: %s has no apply configuration: its module ships none that ssagen found and could use%s", t.Name, why)
 			}
 		}
 	}
