@@ -36,9 +36,10 @@ import (
 
 // deliberate are the cases where ssagen refuses what the oracle accepts.
 var deliberate = map[string]string{
-	"bad/ambiguous": "encoding/json writes neither of two fields with one JSON name at one depth: the CRD would have a field no Go client can set",
-	"bad/array":     "a Go array is a list to controller-gen, but structured-merge-diff's reflection (Extract, the skip check) panics on it",
-	"bad/dupkind":   "the package does not compile; controller-gen still writes a CRD from one of the two declarations",
+	"bad/ambiguous":  "encoding/json writes neither of two fields with one JSON name at one depth: the CRD would have a field no Go client can set",
+	"bad/array":      "a Go array is a list to controller-gen, but structured-merge-diff's reflection (Extract, the skip check) panics on it",
+	"bad/dupkind":    "the package does not compile; controller-gen still writes a CRD from one of the two declarations",
+	"bad/unexported": "encoding/json never writes an unexported field: the CRD would have a field no Go client can set, as with ambiguous names",
 }
 
 // deliberateRefusal reports whether every error of ssagen's is one of the
