@@ -198,6 +198,7 @@ func TestBadInput(t *testing.T) {
 			"types.go:17:2: +listType=set on Spec.Set, whose items are not scalars",
 			"types.go:20:2: +listMapKey=ref on Spec.ByRef names Item.Ref, which is not a scalar"}},
 		{"array", []string{"./testdata/bad/array"}, "", []string{"types.go:7:2: Spec.Pair has array type [2]string", "fix: use a slice"}},
+		{"anyfield", []string{"./testdata/bad/anyfield"}, "", []string{"types.go:8:2: Spec.Value has type any, which cannot be serialised", "apiextensionsv1.JSON"}},
 		{"unexported", []string{"./testdata/bad/unexported"}, "", []string{"types.go:12:2: Spec has an unexported field", "fix: export the field, or tag it `json:\"-\"`"}},
 		{"recursivelist", []string{"./testdata/bad/recursivelist"}, "", []string{"types.go:20:6: Nested holds Nested, which holds itself: controller-gen writes the inner Nested without a list of items", "fix: bound the nesting"}},
 		{"recursivestruct", []string{"./testdata/bad/recursivestruct"}, "", []string{"types.go:8:2: Spec.Next holds Spec, which holds itself: controller-gen writes the inner Spec without a type, which the API server refuses"}},
