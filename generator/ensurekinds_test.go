@@ -138,3 +138,33 @@ func TestEnsureKindWithoutApplyConfigurations(t *testing.T) {
 		t.Errorf("with its package as an input: %v", err)
 	}
 }
+
+// TestFollowsSharedTypes: a package of shared types of the same module
+// that the patterns leave out (testdata/foreign/shared, which the API
+// imports) is followed and generated in the same tree, as controller-gen
+// follows it, instead of "has no apply configuration".
+func TestFollowsSharedTypes(t *testing.T) {
+	var log strings.Builder
+	trees, err := generator.Render(generator.Config{
+		Packages:  []string{"./testdata/foreign/api/v1"},
+		OutputDir: "testdata/sharedout",
+		OutputPkg: module + "/generator/testdata/sharedout",
+		Log:       &log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, tr := range trees {
+		for _, f := range tr.Files {
+			files = append(files, f.Path)
+		}
+	}
+	joined := strings.Join(files, " ")
+	if !strings.Contains(joined, "shared/size.go") || !strings.Contains(joined, "v1/widget.go") {
+		t.Errorf("wrote %v: want the widget and the shared size", files)
+	}
+	if !strings.Contains(log.String(), "followed 1 package(s) of shared types the input uses: "+module+"/generator/testdata/foreign/shared") {
+		t.Errorf("log: %q", log.String())
+	}
+}

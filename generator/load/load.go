@@ -72,6 +72,69 @@ const (
 // matchesAny reports whether a go list pattern names the import path:
 // the path itself, or a /... pattern above it. Relative patterns name
 // folders of the current module, never a package of --ensure-kinds.
+// sharedOutside lists the packages of the input packages' own modules
+// that their struct fields use, transitively, and that no pattern
+// matched: the packages of shared types ssagen must generate too.
+func sharedOutside(pkgs []*packages.Package, patterns []string, skip map[string]bool) []string {
+	loaded := map[string]bool{}
+	for _, p := range pkgs {
+		loaded[p.PkgPath] = true
+	}
+	found := map[string]bool{}
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, mod string)
+	walk = func(t types.Type, mod string) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Pointer:
+			walk(t.Elem(), mod)
+		case *types.Slice:
+			walk(t.Elem(), mod)
+		case *types.Map:
+			walk(t.Key(), mod)
+			walk(t.Elem(), mod)
+		case *types.Alias:
+			walk(types.Unalias(t), mod)
+		case *types.Named:
+			pkg := t.Obj().Pkg()
+			if pkg == nil || !strings.HasPrefix(pkg.Path()+"/", mod+"/") {
+				return
+			}
+			if skip[pkg.Path()] {
+				return
+			}
+			if !loaded[pkg.Path()] && !matchesAny(patterns, pkg.Path()) {
+				found[pkg.Path()] = true
+			}
+			walk(t.Underlying(), mod)
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				walk(t.Field(i).Type(), mod)
+			}
+		}
+	}
+	for _, p := range pkgs {
+		if p.Types == nil || p.Module == nil || p.Module.Path == "" || skip[p.PkgPath] {
+			continue
+		}
+		scope := p.Types.Scope()
+		for _, name := range scope.Names() {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && tn.Exported() {
+				walk(tn.Type(), p.Module.Path)
+			}
+		}
+	}
+	out := make([]string, 0, len(found))
+	for p := range found {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
 func matchesAny(patterns []string, pkgPath string) bool {
 	for _, pat := range patterns {
 		switch {
@@ -113,16 +176,40 @@ func Load(cfg Config) (*model.Universe, error) {
 	// One load for the input and the packages of --ensure-kinds; the
 	// other (resolveExternal) finds the apply configurations they use.
 	ensureKinds, ensurePaths := l.parseEnsureKinds()
-	all, err := loadInput(&packages.Config{
+	loadCfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedImports | packages.NeedModule,
 		Dir:        cfg.Dir,
 		BuildFlags: cfg.BuildFlags,
 		Fset:       l.fset,
 		Tests:      false,
-	}, append(append([]string(nil), cfg.Patterns...), ensurePaths...))
+	}
+	patterns := append(append([]string(nil), cfg.Patterns...), ensurePaths...)
+	all, err := loadInput(loadCfg, patterns)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
+	}
+	// Packages of shared types of the same module that the patterns left
+	// out (a pkg/shared the API imports) are followed, as controller-gen
+	// follows them: loaded again with them, they are inputs too.
+	skip := map[string]bool{}
+	for path := range ensureKinds {
+		skip[path] = true // packages of --ensure-kinds are not scanned
+	}
+	for _, m := range cfg.External {
+		skip[m.TypePkg] = true // mapped to apply configurations: not followed
+	}
+	if shared := sharedOutside(all, cfg.Patterns, skip); len(shared) > 0 && !cfg.Layout {
+		cfg.Patterns = append(cfg.Patterns, shared...)
+		l.cfg.Patterns = cfg.Patterns
+		l.fset = token.NewFileSet()
+		loadCfg.Fset = l.fset
+		if all, err = loadInput(loadCfg, append(patterns, shared...)); err != nil {
+			return nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
+		}
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, "followed %d package(s) of shared types the input uses: %s\n", len(shared), strings.Join(shared, ", "))
+		}
 	}
 	var pkgs []*packages.Package
 	l.ensurePkgs = map[string]*packages.Package{}
