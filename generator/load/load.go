@@ -199,7 +199,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, m := range cfg.External {
 		skip[m.TypePkg] = true // mapped to apply configurations: not followed
 	}
-	if shared := sharedOutside(all, cfg.Patterns, skip); len(shared) > 0 && !cfg.Layout {
+	if shared := sharedOutside(all, cfg.Patterns, skip); len(shared) > 0 && !cfg.Layout && !cfg.CompatApplyconfigurationGen {
 		cfg.Patterns = append(cfg.Patterns, shared...)
 		l.cfg.Patterns = cfg.Patterns
 		l.fset = token.NewFileSet()
