@@ -18,6 +18,7 @@ import (
 	"github.com/ssagen/ssagen/generator/load"
 	"github.com/ssagen/ssagen/generator/model"
 	"github.com/ssagen/ssagen/generator/output"
+	"github.com/ssagen/ssagen/internal/gomod"
 )
 
 // Config is everything one generate run needs; the CLI fills it from flags.
@@ -223,22 +224,13 @@ func goEnv(dir, name string) string {
 
 // importPathOf derives a folder's import path from the nearest go.mod.
 func importPathOf(dir string) (string, error) {
-	for d := dir; ; d = filepath.Dir(d) {
-		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil {
-			for _, line := range strings.Split(string(b), "\n") {
-				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
-					rel, _ := filepath.Rel(d, dir)
-					mod := strings.Trim(strings.TrimSpace(rest), `"`)
-					if rel == "." {
-						return mod, nil
-					}
-					return mod + "/" + filepath.ToSlash(rel), nil
-				}
-			}
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("--output-pkg is not set and no go.mod is above %s: pass --output-pkg", dir)
-		}
+	root, mod, ok := gomod.Enclosing(dir)
+	if !ok {
+		return "", fmt.Errorf("--output-pkg is not set and no go.mod is above %s: pass --output-pkg", dir)
 	}
+	rel, _ := filepath.Rel(root, dir)
+	if rel == "." {
+		return mod, nil
+	}
+	return mod + "/" + filepath.ToSlash(rel), nil
 }

@@ -4,10 +4,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"golang.org/x/tools/go/analysis"
 	"reflect"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/ssagen/ssagen/internal/contract"
 )
@@ -43,12 +45,21 @@ var ApplyTypedStruct = newAnalyzer("applytypedstruct",
 var OwnsChurning = newAnalyzer("ownschurning",
 	"Owns() on kinds whose status churns (Pod, Deployment, ...) without a predicate: one reconcile per status write", runOwnsChurning)
 
-// All runs every check as one analyzer (for tests and for tools that take one).
-var All = newAnalyzer("ssagenvet", "all of ssagen vet's checks", func(p *pass) {
-	for _, run := range []func(*pass){runCreateUpdate, runCreateOrUpdate, runRetryOnConflict, runStatusUpdate, runUpdateFromScratch, runApplyTypedStruct, runOwnsChurning} {
-		run(p)
-	}
-})
+// All runs every check of Analyzers as one analyzer (for tests and for
+// tools that take one).
+var All = &analysis.Analyzer{
+	Name:     "ssagenvet",
+	Doc:      "all of ssagen vet's checks",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run: func(p *analysis.Pass) (any, error) {
+		for _, a := range Analyzers {
+			if _, err := a.Run(p); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	},
+}
 
 // funcBody returns the body of the innermost function in stack.
 func funcBody(stack []ast.Node) *ast.BlockStmt {

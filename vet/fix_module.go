@@ -1,7 +1,6 @@
 package vet
 
 import (
-	"bufio"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -19,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/internal/gomod"
 	"github.com/ssagen/ssagen/templates"
 )
 
@@ -118,25 +118,8 @@ func (p *pass) moduleHelper(named *types.Named) *types.Func {
 
 // moduleOf returns the root and path of the module dir is in.
 func moduleOf(dir string) (string, string) {
-	for d := dir; ; d = filepath.Dir(d) {
-		if f, err := os.Open(filepath.Join(d, "go.mod")); err == nil {
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-					path := strings.TrimSpace(rest)
-					if unq, err := strconv.Unquote(path); err == nil {
-						path = unq
-					}
-					return d, path
-				}
-			}
-			return "", ""
-		}
-		if filepath.Dir(d) == d {
-			return "", ""
-		}
-	}
+	root, mod, _ := gomod.Enclosing(dir)
+	return root, mod
 }
 
 // findHelperPackages walks the module for folders named as helper

@@ -27,7 +27,7 @@ import (
 
 	"github.com/ssagen/ssagen/generator/diag"
 	"github.com/ssagen/ssagen/generator/model"
-	"github.com/ssagen/ssagen/internal/modhint"
+	"github.com/ssagen/ssagen/internal/gomod"
 )
 
 // Config says what to load.
@@ -379,7 +379,7 @@ func (l *loader) addPackageErrors(p *packages.Package) {
 			msg += " (other declaration at " + shortPos(parsePos(p.Errors[i+1].Pos)) + ")"
 		}
 		pos := parsePos(e.Pos)
-		if hint := modhint.Nested(l.cfg.Dir, msg); hint != "" {
+		if hint := gomod.Nested(l.cfg.Dir, msg); hint != "" {
 			l.errs.Add(pos, hint, "%s", msg)
 			continue
 		}

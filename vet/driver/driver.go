@@ -24,7 +24,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/ssagen/ssagen/internal/modhint"
+	"github.com/ssagen/ssagen/internal/gomod"
 )
 
 // Exit codes: as the analysis drivers of x/tools.
@@ -174,7 +174,7 @@ func load(patterns []string, tags string) ([]*packages.Package, error) {
 // module.
 func explain(p *packages.Package, e packages.Error) string {
 	msg := e.Error()
-	if hint := modhint.Nested(".", msg); hint != "" {
+	if hint := gomod.Nested(".", msg); hint != "" {
 		return msg + "\n    (" + hint + ")"
 	}
 	return msg

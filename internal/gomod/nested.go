@@ -1,9 +1,8 @@
-// Package modhint explains go list's "main module does not contain
-// package" when the package is in a module nested below the current
-// one: the cause is the module boundary, not the package's code. It is
-// shared by ssagen generate and ssagen vet; it reads go.mod files with
-// x/mod and imports nothing of ssagen's.
-package modhint
+// Package gomod answers what ssagen generate and ssagen vet ask of go.mod
+// files: the module a folder is in, and why go list says a package of a
+// nested module is missing. It reads go.mod with x/mod and imports
+// nothing of ssagen's.
+package gomod
 
 import (
 	"os"
@@ -46,4 +45,20 @@ func Nested(dir, msg string) string {
 		}
 	}
 	return ""
+}
+
+// Enclosing returns the folder of the nearest go.mod at or above dir and
+// its module path; ok is false when there is none (or it names no module).
+func Enclosing(dir string) (root, module string, ok bool) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			if mod := modfile.ModulePath(b); mod != "" {
+				return d, mod, true
+			}
+			return "", "", false
+		}
+		if filepath.Dir(d) == d {
+			return "", "", false
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package modhint
+package gomod
 
 import (
 	"os"
@@ -26,5 +26,19 @@ func TestNested(t *testing.T) {
 	}
 	if got := Nested(root, "main module (example.com/op) does not contain package example.com/op/missing"); got != "" {
 		t.Errorf("a package with no folder got a hint: %q", got)
+	}
+}
+
+func TestEnclosing(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module \"example.com/op\"\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, mod, ok := Enclosing(sub); !ok || d != root || mod != "example.com/op" {
+		t.Errorf("Enclosing = %q %q %v", d, mod, ok)
 	}
 }
