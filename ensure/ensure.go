@@ -266,7 +266,11 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	err = send(ctx, c, obj, gvk, body, sub, o)
 	applyLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
 	if err != nil {
-		o.cache.forget(key)
+		// A dry run remembers nothing, not even a refusal: the real
+		// apply afterwards is sent and answered on its own.
+		if o.preview == nil {
+			o.cache.forget(key)
+		}
 		if conflict := asConflict(err); conflict != nil {
 			return "", conflict
 		}
@@ -274,7 +278,9 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 			if o.recreate != nil && o.preview == nil {
 				return recreate(ctx, c, obj, uid, *o.recreate)
 			}
-			o.cache.reject(key, hash, before, uid, ie)
+			if o.preview == nil {
+				o.cache.reject(key, hash, before, uid, ie)
+			}
 			return "", ie
 		}
 		return "", err

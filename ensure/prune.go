@@ -106,15 +106,18 @@ var ErrChildrenRemain = errors.New("children are still being deleted")
 // deletion one DELETE per child still present, then one patch removing
 // the finalizer (RemoveFinalizer) in the same call, unless a child has
 // finalizers of its own: then the error wraps ErrChildrenRemain and the
-// finalizer stays until a later call finds them gone.
+// finalizer stays until a later call finds them gone. An owner being
+// deleted that never got the finalizer (deleted before its first
+// reconcile, held by another writer's finalizer) has its children deleted
+// all the same, and nothing to remove.
 func Finalize(ctx context.Context, c client.Client, owner client.Object, finalizer string, children []client.ObjectList, opts ...Option) (deleting bool, err error) {
 	if owner.GetDeletionTimestamp() == nil {
 		_, err := AddFinalizer(ctx, c, owner, finalizer, opts...)
 		return false, err
 	}
-	if !slices.Contains(owner.GetFinalizers(), finalizer) {
-		return true, nil
-	}
+	// Being deleted: the children go whether or not the finalizer was
+	// ever added (another writer's finalizer may hold the owner, and the
+	// garbage collector never deletes labelled children).
 	pending := 0
 	for _, list := range children {
 		_, p, err := prune(ctx, c, owner, list, nil, nil)
@@ -125,6 +128,9 @@ func Finalize(ctx context.Context, c client.Client, owner client.Object, finaliz
 	}
 	if pending > 0 {
 		return true, fmt.Errorf("ensure: %d children of %s: %w", pending, owner.GetName(), ErrChildrenRemain)
+	}
+	if !slices.Contains(owner.GetFinalizers(), finalizer) {
+		return true, nil
 	}
 	_, err = RemoveFinalizer(ctx, c, owner, finalizer, opts...)
 	return true, err

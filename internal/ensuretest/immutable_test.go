@@ -80,3 +80,33 @@ func TestImmutableFields(t *testing.T) {
 		t.Fatalf("recreate at the first refusal took %s, want the refused apply and one DELETE", testenv.String(got))
 	}
 }
+
+// TestPreviewRemembersNoRefusal: a Preview of an immutable change reports
+// the *ImmutableError and remembers nothing; the real Ensure of the same
+// intent afterwards is sent (one refused apply) and answered by the API
+// server, as docs/ensure.md promises.
+func TestPreviewRemembersNoRefusal(t *testing.T) {
+	e, ctx := setup(t)
+	cache := ensure.WithCache(ensure.NewSkipCache())
+	svc := func(ip string) *corev1ac.ServiceApplyConfiguration {
+		return corev1ac.Service("previewed", "default").WithSpec(corev1ac.ServiceSpec().WithClusterIP(ip).
+			WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
+	}
+	obj, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.70"), cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, obj)
+	var d ensure.Diff
+	var ie *ensure.ImmutableError
+	if _, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.71"), cache, ensure.Preview(&d)); !errors.As(err, &ie) {
+		t.Fatalf("preview of the immutable change: %v, want *ImmutableError", err)
+	}
+	before := e.counter.Snapshot()
+	if _, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.71"), cache); !errors.As(err, &ie) {
+		t.Fatalf("the real Ensure: %v, want *ImmutableError from the API server", err)
+	}
+	if got := e.counter.Since(before); writes(got) != 1 || testenv.Total(got, "PATCH 422") != 1 {
+		t.Fatalf("the real Ensure after the preview took %s, want its own refused apply", testenv.String(got))
+	}
+}

@@ -328,3 +328,45 @@ func TestOwnerLabelsOnFakeClient(t *testing.T) {
 		t.Fatalf("left: %v %v", err, left.Items)
 	}
 }
+
+// TestFinalizeWithoutOurFinalizer: an owner being deleted that never
+// carried our finalizer — held by another writer's — still has its
+// labelled cluster-scoped child deleted by Finalize (one DELETE), which
+// the garbage collector would never collect; the other writer's
+// finalizer and its owner stay.
+func TestFinalizeWithoutOurFinalizer(t *testing.T) {
+	e, ctx := setup(t)
+	held := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: "held", Namespace: "default", Finalizers: []string{"other.example.com/hold"}},
+		Spec: platformv1alpha1.SandboxSpec{PodTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "main", Image: "busybox"}}}}}}
+	if err := e.direct.Create(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	child, _, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, held, rbacv1ac.ClusterRole("held-read").
+		WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("nodes").WithVerbs("get")), ensure.OwnerLabels())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, child)
+	if err := e.direct.Delete(ctx, held); err != nil {
+		t.Fatal(err)
+	}
+	live := &platformv1alpha1.Sandbox{}
+	waitCache(t, "the sandbox being deleted", func() bool {
+		return e.c.Get(ctx, client.ObjectKeyFromObject(held), live) == nil && live.DeletionTimestamp != nil
+	})
+	before := e.counter.Snapshot()
+	if deleting, err := ensure.Finalize(ctx, e.c, live, cleanup, []client.ObjectList{&rbacv1.ClusterRoleList{}}); err != nil || !deleting {
+		t.Fatalf("finalize: %v %v", deleting, err)
+	}
+	if got := e.counter.Since(before); writes(got) != 1 || testenv.Total(got, "DELETE 200") != 1 {
+		t.Fatalf("finalizing an owner without our finalizer took %s, want one DELETE (its child)", testenv.String(got))
+	}
+	if err := e.direct.Get(ctx, client.ObjectKey{Name: "held-read"}, &rbacv1.ClusterRole{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("the labelled child is still there: %v", err)
+	}
+	var still platformv1alpha1.Sandbox
+	if err := e.direct.Get(ctx, client.ObjectKeyFromObject(held), &still); err != nil || !slices.Equal(still.Finalizers, []string{"other.example.com/hold"}) {
+		t.Fatalf("the owner: %v %v, want it held by the other writer's finalizer alone", err, still.Finalizers)
+	}
+}
