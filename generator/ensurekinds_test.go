@@ -168,3 +168,14 @@ func TestFollowsSharedTypes(t *testing.T) {
 		t.Errorf("log: %q", log.String())
 	}
 }
+
+// TestMetadataSettersKept runs the metasetters golden's own test: on a
+// kind with root fields named Labels and Finalizers, WithLabels and
+// WithFinalizers set metadata's, and WithLabelsField2 /
+// WithFinalizersField the root fields.
+func TestMetadataSettersKept(t *testing.T) {
+	out, err := exec.Command("go", "test", "-count=1", "./testdata/metasetters/want/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}

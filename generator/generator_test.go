@@ -33,6 +33,7 @@ var scenarios = []struct {
 	{name: "legal", packages: []string{"./testdata/legal/input"}},
 	{name: "shared", packages: []string{"./testdata/shared/input/..."}},
 	{name: "names", packages: []string{"./testdata/names/input"}, ensure: true},
+	{name: "metasetters", packages: []string{"./testdata/metasetters/input"}},
 	{name: "multigroup", packages: []string{"./testdata/multigroup/input/..."}, ensure: true},
 	{name: "external", packages: []string{"./testdata/external/input"},
 		external: module + "/generator/testdata/external/thirdparty:" + module + "/generator/testdata/external/thirdpartyac"},

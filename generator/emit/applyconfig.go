@@ -307,13 +307,13 @@ func setters(t *model.Type) (out []setter, embeds []*model.Type) {
 	walk(t, nil, 0)
 	best := map[string]setter{}
 	for _, s := range out {
-		if b, ok := best[s.GoName]; !ok || s.depth < b.depth {
-			best[s.GoName] = s
+		if b, ok := best[s.SetterName()]; !ok || s.depth < b.depth {
+			best[s.SetterName()] = s
 		}
 	}
 	kept := out[:0]
 	for _, s := range out {
-		if b := best[s.GoName]; b.Field == s.Field && b.embed == s.embed {
+		if b := best[s.SetterName()]; b.Field == s.Field && b.embed == s.embed {
 			kept = append(kept, s)
 		}
 	}
@@ -328,7 +328,11 @@ func (e *typeFile) withFuncs() {
 	}
 	for i, s := range all {
 		e.f.Line()
-		e.withFunc(s.GoName, s, "")
+		note := ""
+		if s.Setter != "" {
+			note = fmt.Sprintf("With%[1]s sets the %[2]s field of the %[3]s, sent as %[4]q at its root: With%[2]s\nis metadata's, as on every kind.", s.Setter, s.GoName, e.t.Name.Name, s.JSONName)
+		}
+		e.withFunc(s.SetterName(), s, note)
 		if last := i == len(all)-1 || all[i+1].embed != s.embed; last && s.embed != nil {
 			e.ensureExists(s.embed)
 			delete(pending, s.embed.acName)
@@ -350,7 +354,7 @@ func (e *typeFile) withFuncs() {
 func (e *typeFile) hidingSetters(own []setter) {
 	defined := map[string]bool{}
 	for _, s := range own {
-		defined[s.GoName] = true
+		defined[s.SetterName()] = true
 	}
 	byJSON := map[string]setter{}
 	for _, s := range own {

@@ -292,7 +292,7 @@ func Load(cfg Config) (*model.Universe, error) {
 			continue
 		}
 		sort.Slice(in.gv.Types, func(i, j int) bool { return in.gv.Types[i].Name.Name < in.gv.Types[j].Name.Name })
-		settleNames(in.gv)
+		settleNames(in.gv, l.cfg.CompatApplyconfigurationGen)
 		u.GroupVersions = append(u.GroupVersions, in.gv)
 	}
 	u.GroupVersions = append(u.GroupVersions, external...)

@@ -13,7 +13,7 @@ import (
 // Extract<Kind>, then the From and subresource variants, in kind order. A
 // name already taken gets a suffix ("Subresource" for the variants,
 // "Object" for Extract<Kind>), so any set of legal kind names compiles.
-func settleNames(gv *model.GroupVersion) {
+func settleNames(gv *model.GroupVersion, compat bool) {
 	taken := map[string]bool{}
 	for _, t := range gv.Types {
 		taken[t.Name.Name] = true
@@ -35,11 +35,45 @@ func settleNames(gv *model.GroupVersion) {
 	for _, k := range kinds {
 		k.Root.Funcs.Extract = claim("Extract"+k.Name.Name, "Object")
 	}
+	if !compat {
+		for _, k := range kinds {
+			settleRootSetters(k)
+		}
+	}
 	for _, k := range kinds {
 		k.Root.Funcs.ExtractFrom = claim("Extract"+k.Name.Name+"From", "Subresource")
 		k.Root.Funcs.ExtractSub = map[string]string{}
 		for _, sub := range k.Root.Subresources {
 			k.Root.Funcs.ExtractSub[sub] = claim("Extract"+k.Name.Name+strings.ToUpper(sub[:1])+sub[1:], "Subresource")
 		}
+	}
+}
+
+// metaSetters are the setters a kind's configuration gets from its
+// ObjectMeta, under "metadata": everywhere, WithLabels means metadata's.
+var metaSetters = map[string]bool{"Name": true, "GenerateName": true, "Namespace": true, "UID": true, "ResourceVersion": true,
+	"Generation": true, "CreationTimestamp": true, "DeletionTimestamp": true, "DeletionGracePeriodSeconds": true,
+	"Labels": true, "Annotations": true, "OwnerReferences": true, "Finalizers": true}
+
+// settleRootSetters renames the setters of a kind's own fields that a
+// metadata setter's name would otherwise lose to (Go promotes the
+// shallower): a root field Labels gets WithLabelsField, and WithLabels
+// stays metadata's. applyconfiguration-gen lets the field win; so does
+// --compat=applyconfiguration-gen.
+func settleRootSetters(k *model.Type) {
+	taken := map[string]bool{}
+	for _, f := range k.Fields {
+		taken[f.GoName] = true
+	}
+	for _, f := range k.Fields {
+		if f.Inline || f.Embedded || !metaSetters[f.GoName] {
+			continue
+		}
+		name := f.GoName + "Field"
+		for i := 2; taken[name]; i++ {
+			name = f.GoName + "Field" + strconv.Itoa(i)
+		}
+		taken[name] = true
+		f.Setter = name
 	}
 }

@@ -219,6 +219,10 @@ type Field struct {
 	// Hidden fields are in the schema but get no setter (ObjectMeta's
 	// ManagedFields and SelfLink, as in applyconfiguration-gen).
 	Hidden bool
+	// Setter names the field's With function when it is not With<GoName>:
+	// a field at the root of a kind whose Go name a metadata setter has
+	// (Labels), whose setter would hide metadata's WithLabels.
+	Setter string
 	// PatchMerge and PatchMergeKey are the field's patchStrategy:"merge"
 	// and patchMergeKey tags. They become list semantics only where the
 	// serving API server reads them (built-in APIs, not CRDs).
@@ -490,4 +494,12 @@ func (f *Field) ObjectType() ObjectType {
 		return f.MapType
 	}
 	return f.StructType
+}
+
+// SetterName is the name of f's With function, without "With".
+func (f *Field) SetterName() string {
+	if f.Setter != "" {
+		return f.Setter
+	}
+	return f.GoName
 }
