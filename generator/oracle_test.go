@@ -36,10 +36,12 @@ import (
 
 // deliberate are the cases where ssagen refuses what the oracle accepts.
 var deliberate = map[string]string{
-	"bad/ambiguous":  "encoding/json writes neither of two fields with one JSON name at one depth: the CRD would have a field no Go client can set",
-	"bad/array":      "a Go array is a list to controller-gen, but structured-merge-diff's reflection (Extract, the skip check) panics on it",
-	"bad/dupkind":    "the package does not compile; controller-gen still writes a CRD from one of the two declarations",
-	"bad/unexported": "encoding/json never writes an unexported field: the CRD would have a field no Go client can set, as with ambiguous names",
+	"bad/ambiguous":   "encoding/json writes neither of two fields with one JSON name at one depth: the CRD would have a field no Go client can set",
+	"bad/array":       "a Go array is a list to controller-gen, but structured-merge-diff's reflection (Extract, the skip check) panics on it",
+	"bad/dupkind":     "the package does not compile; controller-gen still writes a CRD from one of the two declarations",
+	"bad/inlinecycle": "structured-merge-diff's reflection recurses for ever into structs that inline each other: Extract and the skip check would overflow the stack",
+	"bad/uint64":      "structured-merge-diff's reflection has no uint64: the generated Extract and the Ensure helpers' skip check would panic on it",
+	"bad/unexported":  "encoding/json never writes an unexported field: the CRD would have a field no Go client can set, as with ambiguous names",
 }
 
 // deliberateRefusal reports whether every error of ssagen's is one of the

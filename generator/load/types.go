@@ -247,6 +247,13 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 				l.unsupported(pos, what, t)
 			}
 		}
+		if t.Kind() == types.Uint64 && report {
+			// structured-merge-diff's reflection deliberately has no
+			// uint64 (valuereflect.go: values past int64 have no form):
+			// Extract and the helpers' skip check would panic on it.
+			l.errs.Add(pos, "use int64 (the CRD's integer is int64 anyway), or uint32",
+				"%s has type uint64, which structured-merge-diff's reflection cannot convert: the generated Extract and the Ensure helpers would panic on it", what)
+		}
 		return &model.TypeRef{Kind: model.RefBasic, Basic: t.Name()}
 	case *types.Pointer:
 		return &model.TypeRef{Kind: model.RefPointer, Elem: l.ref(t.Elem(), pos, what, report)}

@@ -13,6 +13,7 @@ import (
 func (l *loader) validate() {
 	for _, in := range l.sortedInputs() {
 		for _, t := range in.gv.Types {
+			l.checkInlineCycle(t)
 			for _, f := range t.Fields {
 				l.validateField(t, f)
 				l.checkMapKeys(t.Name.Name+"."+f.GoName, f.Pos, f.Type, map[*model.Type]bool{})
@@ -325,4 +326,44 @@ func (l *loader) checkRecursion(kind *model.Type) {
 		color[t] = black
 	}
 	visit(kind)
+}
+
+// checkInlineCycle refuses a struct that reaches itself through inline
+// embeds alone (A inlines *B, B inlines *A): encoding/json stops at the
+// repeat, but structured-merge-diff's reflection recurses into it for
+// ever, so the generated Extract and the helpers' skip check would
+// overflow the stack.
+func (l *loader) checkInlineCycle(t *model.Type) {
+	var path []string
+	var walk func(cur *model.Type, seen map[*model.Type]bool) *model.Field
+	walk = func(cur *model.Type, seen map[*model.Type]bool) *model.Field {
+		for _, f := range cur.Fields {
+			if !f.Inline {
+				continue
+			}
+			r := f.Type.Deref()
+			if r.Kind != model.RefNamed || r.Named == nil {
+				continue
+			}
+			if r.Named == t {
+				path = append(path, r.Named.Name.Name)
+				return f
+			}
+			if seen[r.Named] {
+				continue
+			}
+			seen[r.Named] = true
+			path = append(path, r.Named.Name.Name)
+			if hit := walk(r.Named, seen); hit != nil {
+				return hit
+			}
+			path = path[:len(path)-1]
+		}
+		return nil
+	}
+	if f := walk(t, map[*model.Type]bool{t: true}); f != nil {
+		l.errs.Add(f.Pos, "give one of the embeds a JSON name (`json:\"link\"`) to break the cycle",
+			"%s inlines itself through %s (json:\",inline\" embeds): structured-merge-diff's reflection recurses into such a cycle for ever, so the generated Extract and the Ensure helpers would overflow the stack",
+			t.Name.Name, strings.Join(append([]string{t.Name.Name}, path...), " → "))
+	}
 }

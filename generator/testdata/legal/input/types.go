@@ -42,18 +42,6 @@ type SubMap map[string]Sub
 // Tree is a map of itself.
 type Tree map[string]Tree
 
-// Ring inlines Link, which inlines *Ring: a cyclic inline embed.
-type Ring struct {
-	Link  `json:",inline"`
-	Label string `json:"label,omitempty"`
-}
-
-// Link is the other half of Ring's cycle.
-type Link struct {
-	*Ring `json:",inline"`
-	Next  string `json:"next,omitempty"`
-}
-
 // Box is generic and unused: only reachable types matter.
 type Box[T any] struct {
 	V T `json:"v"`
@@ -72,7 +60,6 @@ type WidgetSpec struct {
 	Items  Items  `json:"items,omitempty"`
 	Subs   SubMap `json:"subs,omitempty"`
 	Tree   Tree   `json:"tree,omitempty"`
-	Ring   *Ring  `json:"ring,omitempty"`
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:pruning:PreserveUnknownFields
 	// +kubebuilder:validation:Type=object

@@ -57,15 +57,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: port
       type:
         scalar: numeric
-- name: com.github.ssagen.ssagen.generator.testdata.legal.input.Link
-  map:
-    fields:
-    - name: label
-      type:
-        scalar: string
-    - name: next
-      type:
-        scalar: string
 - name: com.github.ssagen.ssagen.generator.testdata.legal.input.Named
   map:
     fields:
@@ -73,15 +64,6 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
     - name: name
-      type:
-        scalar: string
-- name: com.github.ssagen.ssagen.generator.testdata.legal.input.Ring
-  map:
-    fields:
-    - name: label
-      type:
-        scalar: string
-    - name: next
       type:
         scalar: string
 - name: com.github.ssagen.ssagen.generator.testdata.legal.input.Shadow
@@ -173,9 +155,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: raw
       type:
         namedType: __untyped_deduced_
-    - name: ring
-      type:
-        namedType: com.github.ssagen.ssagen.generator.testdata.legal.input.Ring
     - name: shadow
       type:
         namedType: com.github.ssagen.ssagen.generator.testdata.legal.input.Shadow

@@ -16,7 +16,6 @@ type WidgetSpecApplyConfiguration struct {
 	Items  []ItemApplyConfiguration         `json:"items,omitempty"`
 	Subs   map[string]SubApplyConfiguration `json:"subs,omitempty"`
 	Tree   *legalinput.Tree                 `json:"tree,omitempty"`
-	Ring   *RingApplyConfiguration          `json:"ring,omitempty"`
 	Any    map[string]interface{}           `json:"any,omitempty"`
 	Free   *interface{}                     `json:"free,omitempty"`
 	Env    []EnvApplyConfiguration          `json:"env,omitempty"`
@@ -70,14 +69,6 @@ func (b *WidgetSpecApplyConfiguration) WithSubs(entries map[string]SubApplyConfi
 // If called multiple times, the Tree field is set to the value of the last call.
 func (b *WidgetSpecApplyConfiguration) WithTree(value legalinput.Tree) *WidgetSpecApplyConfiguration {
 	b.Tree = &value
-	return b
-}
-
-// WithRing sets the Ring field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the Ring field is set to the value of the last call.
-func (b *WidgetSpecApplyConfiguration) WithRing(value *RingApplyConfiguration) *WidgetSpecApplyConfiguration {
-	b.Ring = value
 	return b
 }
 
