@@ -60,27 +60,12 @@ func TestEnsureKindsAlone(t *testing.T) {
 // controller-gen does, and says so once; a package of shared types that
 // a kind imports is still generated.
 func TestSkipsForeignPackages(t *testing.T) {
-	var log strings.Builder
-	trees, err := generator.Render(generator.Config{
-		Packages:  []string{"./testdata/foreign/..."},
-		OutputDir: "testdata/foreign-out",
-		OutputPkg: module + "/generator/testdata/foreign-out",
-		Log:       &log,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []string
-	for _, tr := range trees {
-		for _, f := range tr.Files {
-			files = append(files, f.Path)
-		}
-	}
+	files, log := renderedPaths(t, "./testdata/foreign/...", "foreign-out")
 	joined := strings.Join(files, " ")
 	if strings.Contains(joined, "pb/") || !strings.Contains(joined, "shared/size.go") || !strings.Contains(joined, "v1/widget.go") {
 		t.Errorf("wrote %v: want widget and size, nothing of pb", files)
 	}
-	if got := log.String(); strings.Count(got, "skipped") != 1 || !strings.Contains(got, "skipped 1 package(s)") || !strings.Contains(got, "testdata/foreign/pb") {
+	if got := log; strings.Count(got, "skipped") != 1 || !strings.Contains(got, "skipped 1 package(s)") || !strings.Contains(got, "testdata/foreign/pb") {
 		t.Errorf("log: %q", got)
 	}
 }
@@ -144,28 +129,13 @@ func TestEnsureKindWithoutApplyConfigurations(t *testing.T) {
 // imports) is followed and generated in the same tree, as controller-gen
 // follows it, instead of "has no apply configuration".
 func TestFollowsSharedTypes(t *testing.T) {
-	var log strings.Builder
-	trees, err := generator.Render(generator.Config{
-		Packages:  []string{"./testdata/foreign/api/v1"},
-		OutputDir: "testdata/sharedout",
-		OutputPkg: module + "/generator/testdata/sharedout",
-		Log:       &log,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []string
-	for _, tr := range trees {
-		for _, f := range tr.Files {
-			files = append(files, f.Path)
-		}
-	}
+	files, log := renderedPaths(t, "./testdata/foreign/api/v1", "sharedout")
 	joined := strings.Join(files, " ")
 	if !strings.Contains(joined, "shared/size.go") || !strings.Contains(joined, "v1/widget.go") {
 		t.Errorf("wrote %v: want the widget and the shared size", files)
 	}
-	if !strings.Contains(log.String(), "followed 1 package(s) of shared types the input uses: "+module+"/generator/testdata/foreign/shared") {
-		t.Errorf("log: %q", log.String())
+	if !strings.Contains(log, "followed 1 package(s) of shared types the input uses: "+module+"/generator/testdata/foreign/shared") {
+		t.Errorf("log: %q", log)
 	}
 }
 
@@ -190,4 +160,27 @@ func TestUnsignedShapes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+}
+
+// renderedPaths renders pattern into testdata/<out> in memory and returns
+// the paths of the files and what was logged.
+func renderedPaths(t *testing.T, pattern, out string) ([]string, string) {
+	t.Helper()
+	var log strings.Builder
+	trees, err := generator.Render(generator.Config{
+		Packages:  []string{pattern},
+		OutputDir: "testdata/" + out,
+		OutputPkg: module + "/generator/testdata/" + out,
+		Log:       &log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, tr := range trees {
+		for _, f := range tr.Files {
+			files = append(files, f.Path)
+		}
+	}
+	return files, log.String()
 }
