@@ -164,7 +164,9 @@ func (c *SkipCache) seen(k cacheKey) bool {
 // with, or it has moved on but still holds every value of the intent
 // (someone else changed status or fields this manager does not set).
 // Anything else — a new intent, a value that differs, a doubt — is false:
-// a doubt costs one no-op apply, never a wrong skip.
+// a doubt costs one no-op apply, never a wrong skip. A Preview decides
+// the same way and remembers nothing of what it learns: no entry, no new
+// version of one.
 func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, in *intent, o *options) bool {
 	c.mu.Lock()
 	e, ok := c.entries[k]
@@ -172,7 +174,9 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	if !ok && o.schema != nil && settled(*o.schema, live, in.object(), o, k.subresource) {
 		// Nothing remembered (a restart), but the live object and this
 		// manager's managedFields show the apply would change nothing.
-		c.record(k, hash, live, ownedHash(live, k.manager, k.subresource))
+		if o.preview == nil {
+			c.record(k, hash, live, ownedHash(live, k.manager, k.subresource))
+		}
 		return true
 	}
 	if !ok || e.refused != nil || e.hash != hash || e.uid != live.GetUID() || time.Since(e.at) > o.reassertAfter || time.Since(e.at) > c.ttl {
@@ -188,7 +192,9 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	// That is the common case (status churn, other managers' fields) and
 	// costs a hash, not a typed merge.
 	if e.owned != 0 && ownedHash(live, k.manager, k.subresource) == e.owned {
-		c.touch(k, hash, version(live))
+		if o.preview == nil {
+			c.touch(k, hash, version(live))
+		}
 		return true
 	}
 	if o.schema != nil {
@@ -198,7 +204,9 @@ func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	} else if !satisfies(live, in.object().Object) {
 		return false
 	}
-	c.touch(k, hash, version(live))
+	if o.preview == nil {
+		c.touch(k, hash, version(live))
+	}
 	return true
 }
 

@@ -14,7 +14,8 @@ import (
 // fields that cannot change once set (a Service's clusterIP, a Job's
 // template, a Deployment's selector). Ensure does not send the same intent
 // again while the object stays as it is: the next calls return this error
-// with no request, until the intent or the object changes. With
+// with no request, until the intent or the object changes. A Preview's
+// refusal is not remembered: the real apply afterwards is sent. With
 // RecreateOnImmutable, Ensure deletes the object instead, to create it
 // again.
 type ImmutableError struct {

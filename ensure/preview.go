@@ -30,7 +30,10 @@ func (d *Diff) Empty() bool { return len(d.Added)+len(d.Changed)+len(d.Removed) 
 // skip cache or the live object shows the intent already applied (d is
 // then empty). The result is what the apply would do (Created, Configured,
 // Unchanged, Skipped). A migration from Update, which a real apply would
-// do first, is not previewed.
+// do first, is not previewed. Nothing is remembered either — neither what
+// the live object showed nor an *ImmutableError the dry run got — so the
+// real apply afterwards is sent (or skipped) as it would have been
+// without the Preview.
 func Preview(d *Diff) Option { return func(o *options) { o.preview = d } }
 
 // volatile are paths every write changes: no part of a preview.

@@ -105,3 +105,42 @@ func TestPreviewOnFakeClient(t *testing.T) {
 		t.Fatalf("the preview wrote: %v %v", err, live.Data)
 	}
 }
+
+// TestPreviewAfterRestartRemembersNothing: after a restart (an empty skip
+// cache) a Preview of an applied intent is answered from the live object
+// and its managedFields, with no request, and learns nothing from it: the
+// cache stays empty. The real Ensure afterwards decides the same way, with
+// no request, and remembers the object.
+func TestPreviewAfterRestartRemembersNothing(t *testing.T) {
+	e, ctx := setup(t)
+	cm := func() *corev1ac.ConfigMapApplyConfiguration {
+		return corev1ac.ConfigMap("restarted", "default").WithData(map[string]string{"k": "v"})
+	}
+	obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(), ensure.WithCache(ensure.NewSkipCache()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, obj)
+
+	restarted := ensure.NewSkipCache()
+	var d ensure.Diff
+	before := e.counter.Snapshot()
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(), ensure.WithCache(restarted), ensure.Preview(&d)); err != nil || res != ensure.Skipped || !d.Empty() {
+		t.Fatalf("preview of an applied intent after a restart: %v %v %+v", res, err, d)
+	}
+	if got := e.counter.Since(before); len(got) != 0 {
+		t.Fatalf("the preview sent %s, want none", testenv.String(got))
+	}
+	if n := restarted.Len(); n != 0 {
+		t.Fatalf("the preview left %d entries in the skip cache, want none", n)
+	}
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(), ensure.WithCache(restarted)); err != nil || res != ensure.Skipped {
+		t.Fatalf("the real Ensure after the preview: %v %v", res, err)
+	}
+	if got := e.counter.Since(before); len(got) != 0 {
+		t.Fatalf("the real Ensure sent %s, want none", testenv.String(got))
+	}
+	if n := restarted.Len(); n != 1 {
+		t.Fatalf("the real Ensure left %d entries in the skip cache, want 1", n)
+	}
+}
