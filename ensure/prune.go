@@ -106,10 +106,15 @@ var ErrChildrenRemain = errors.New("children are still being deleted")
 // deletion one DELETE per child still present, then one patch removing
 // the finalizer (RemoveFinalizer) in the same call, unless a child has
 // finalizers of its own: then the error wraps ErrChildrenRemain and the
-// finalizer stays until a later call finds them gone. An owner being
-// deleted that never got the finalizer (deleted before its first
-// reconcile, held by another writer's finalizer) has its children deleted
-// all the same, and nothing to remove.
+// finalizer stays until a later call finds them gone.
+//
+// An owner being deleted that never got the finalizer (deleted before its
+// first reconcile, held by another writer's finalizer) has its children
+// deleted all the same — labelled ones, and referenced ones, which the
+// garbage collector would delete too, in the background only once the
+// owner is gone — and no finalizer is removed: the other writer's stays. Finalize does not read the
+// deletion's propagation policy: under Orphan, a child still found
+// controlled by owner is deleted too.
 func Finalize(ctx context.Context, c client.Client, owner client.Object, finalizer string, children []client.ObjectList, opts ...Option) (deleting bool, err error) {
 	if owner.GetDeletionTimestamp() == nil {
 		_, err := AddFinalizer(ctx, c, owner, finalizer, opts...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,10 +13,12 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/ssagen/ssagen/ensure"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
@@ -331,23 +334,61 @@ func TestOwnerLabelsOnFakeClient(t *testing.T) {
 
 // TestFinalizeWithoutOurFinalizer: an owner being deleted that never
 // carried our finalizer — held by another writer's — still has its
-// labelled cluster-scoped child deleted by Finalize (one DELETE), which
-// the garbage collector would never collect; the other writer's
-// finalizer and its owner stay.
+// children deleted by Finalize: the labelled cluster-scoped child, which
+// the garbage collector would never collect, and the child that carries
+// its owner reference in its namespace, which the garbage collector would
+// collect only once the owner is gone. Two DELETEs and no patch; another
+// owner's children, unowned objects and the other writer's finalizer are
+// untouched; a second call sends nothing.
 func TestFinalizeWithoutOurFinalizer(t *testing.T) {
 	e, ctx := setup(t)
-	held := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: "held", Namespace: "default", Finalizers: []string{"other.example.com/hold"}},
-		Spec: platformv1alpha1.SandboxSpec{PodTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
-			Containers: []corev1.Container{{Name: "main", Image: "busybox"}}}}}}
-	if err := e.direct.Create(ctx, held); err != nil {
-		t.Fatal(err)
+	sandbox := func(name string, finalizers ...string) *platformv1alpha1.Sandbox {
+		s := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Finalizers: finalizers},
+			Spec: platformv1alpha1.SandboxSpec{PodTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				Containers: []corev1.Container{{Name: "main", Image: "busybox"}}}}}}
+		if err := e.direct.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
-	child, _, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, held, rbacv1ac.ClusterRole("held-read").
-		WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("nodes").WithVerbs("get")), ensure.OwnerLabels())
-	if err != nil {
-		t.Fatal(err)
+	const hold = "other.example.com/hold"
+	held, other := sandbox("held", hold), sandbox("other")
+	role := func(name string) *rbacv1ac.ClusterRoleApplyConfiguration {
+		return rbacv1ac.ClusterRole(name).WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("nodes").WithVerbs("get"))
 	}
-	e.synced(t, ctx, child)
+	var children []client.Object
+	for _, ensureChild := range []func() (client.Object, ensure.Result, error){
+		func() (client.Object, ensure.Result, error) {
+			return rbacv1ensure.EnsureClusterRole(ctx, e.c, held, role("held-read"), ensure.OwnerLabels())
+		},
+		func() (client.Object, ensure.Result, error) {
+			return corev1ensure.EnsureConfigMap(ctx, e.c, held, corev1ac.ConfigMap("held-config", "default"))
+		},
+		func() (client.Object, ensure.Result, error) {
+			return rbacv1ensure.EnsureClusterRole(ctx, e.c, other, role("other-read"), ensure.OwnerLabels())
+		},
+		func() (client.Object, ensure.Result, error) {
+			return corev1ensure.EnsureConfigMap(ctx, e.c, other, corev1ac.ConfigMap("other-config", "default"))
+		},
+	} {
+		obj, _, err := ensureChild()
+		if err != nil {
+			t.Fatal(err)
+		}
+		children = append(children, obj)
+	}
+	for _, loose := range []client.Object{
+		&rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "loose-read"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "loose-config", Namespace: "default"}},
+	} {
+		if err := e.direct.Create(ctx, loose); err != nil {
+			t.Fatal(err)
+		}
+		children = append(children, loose)
+	}
+	for _, obj := range children {
+		e.synced(t, ctx, obj)
+	}
 	if err := e.direct.Delete(ctx, held); err != nil {
 		t.Fatal(err)
 	}
@@ -355,18 +396,106 @@ func TestFinalizeWithoutOurFinalizer(t *testing.T) {
 	waitCache(t, "the sandbox being deleted", func() bool {
 		return e.c.Get(ctx, client.ObjectKeyFromObject(held), live) == nil && live.DeletionTimestamp != nil
 	})
+	lists := []client.ObjectList{&rbacv1.ClusterRoleList{}, &corev1.ConfigMapList{}}
 	before := e.counter.Snapshot()
-	if deleting, err := ensure.Finalize(ctx, e.c, live, cleanup, []client.ObjectList{&rbacv1.ClusterRoleList{}}); err != nil || !deleting {
+	if deleting, err := ensure.Finalize(ctx, e.c, live, cleanup, lists); err != nil || !deleting {
 		t.Fatalf("finalize: %v %v", deleting, err)
 	}
-	if got := e.counter.Since(before); writes(got) != 1 || testenv.Total(got, "DELETE 200") != 1 {
-		t.Fatalf("finalizing an owner without our finalizer took %s, want one DELETE (its child)", testenv.String(got))
+	if got := e.counter.Since(before); writes(got) != 2 || testenv.Total(got, "DELETE 200") != 2 {
+		t.Fatalf("finalizing an owner without our finalizer took %s, want two DELETEs (its children) and no patch", testenv.String(got))
 	}
 	if err := e.direct.Get(ctx, client.ObjectKey{Name: "held-read"}, &rbacv1.ClusterRole{}); !apierrors.IsNotFound(err) {
 		t.Fatalf("the labelled child is still there: %v", err)
 	}
+	if err := e.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "held-config"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("the referenced child is still there: %v", err)
+	}
+	for _, key := range []client.ObjectKey{{Name: "other-read"}, {Name: "loose-read"}} {
+		if err := e.direct.Get(ctx, key, &rbacv1.ClusterRole{}); err != nil {
+			t.Errorf("ClusterRole %s, not the owner's, was deleted: %v", key.Name, err)
+		}
+	}
+	for _, name := range []string{"other-config", "loose-config"} {
+		if err := e.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: name}, &corev1.ConfigMap{}); err != nil {
+			t.Errorf("ConfigMap %s, not the owner's, was deleted: %v", name, err)
+		}
+	}
 	var still platformv1alpha1.Sandbox
-	if err := e.direct.Get(ctx, client.ObjectKeyFromObject(held), &still); err != nil || !slices.Equal(still.Finalizers, []string{"other.example.com/hold"}) {
+	if err := e.direct.Get(ctx, client.ObjectKeyFromObject(held), &still); err != nil || !slices.Equal(still.Finalizers, []string{hold}) {
 		t.Fatalf("the owner: %v %v, want it held by the other writer's finalizer alone", err, still.Finalizers)
+	}
+
+	// The next reconcile, once the cache shows the children gone: nothing.
+	waitCache(t, "the children gone", func() bool {
+		return apierrors.IsNotFound(e.c.Get(ctx, client.ObjectKey{Name: "held-read"}, &rbacv1.ClusterRole{})) &&
+			apierrors.IsNotFound(e.c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "held-config"}, &corev1.ConfigMap{}))
+	})
+	before = e.counter.Snapshot()
+	if deleting, err := ensure.Finalize(ctx, e.c, live, cleanup, lists); err != nil || !deleting {
+		t.Fatalf("finalize again: %v %v", deleting, err)
+	}
+	if got := e.counter.Since(before); len(got) != 0 {
+		t.Fatalf("finalizing again sent %s, want none", testenv.String(got))
+	}
+}
+
+// TestFinalizeWithoutOurFinalizerOnFakeClient: the same in a reconciler's
+// unit test — the fake client keeps an object with a deletionTimestamp
+// while a finalizer holds it. Two DELETEs, no other write.
+func TestFinalizeWithoutOurFinalizerOnFakeClient(t *testing.T) {
+	ctx := context.Background()
+	const hold = "other.example.com/hold"
+	now := metav1.Now()
+	owner := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: "held", Namespace: "default", UID: "uid-held",
+		Finalizers: []string{hold}, DeletionTimestamp: &now}}
+	controller := true
+	ref := func(uid types.UID) []metav1.OwnerReference {
+		return []metav1.OwnerReference{{APIVersion: "platform.ssagen.dev/v1alpha1", Kind: "Sandbox", Name: "n", UID: uid, Controller: &controller}}
+	}
+	labelled := func(uid types.UID) map[string]string { return map[string]string{ensure.OwnerUIDLabel: string(uid)} }
+	objs := []client.Object{owner,
+		&rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "held-read", Labels: labelled("uid-held")}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "held-config", Namespace: "default", OwnerReferences: ref("uid-held")}},
+		&rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "other-read", Labels: labelled("uid-other")}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "other-config", Namespace: "default", OwnerReferences: ref("uid-other")}},
+		&rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "loose-read"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "loose-config", Namespace: "default"}},
+	}
+	b, others := countWrites(fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(objs...))
+	var deletes atomic.Int64
+	c := interceptor.NewClient(b.Build(), interceptor.Funcs{Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+		deletes.Add(1)
+		return c.Delete(ctx, obj, opts...)
+	}})
+	if err := c.Get(ctx, client.ObjectKeyFromObject(owner), owner); err != nil {
+		t.Fatal(err)
+	}
+	if deleting, err := ensure.Finalize(ctx, c, owner, cleanup, []client.ObjectList{&rbacv1.ClusterRoleList{}, &corev1.ConfigMapList{}}); err != nil || !deleting {
+		t.Fatalf("finalize: %v %v", deleting, err)
+	}
+	if deletes.Load() != 2 || others.Load() != 0 {
+		t.Fatalf("finalize sent %d DELETEs and %d other writes, want 2 DELETEs and nothing else", deletes.Load(), others.Load())
+	}
+	var roles rbacv1.ClusterRoleList
+	var configs corev1.ConfigMapList
+	if err := c.List(ctx, &roles); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.List(ctx, &configs); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, r := range roles.Items {
+		left = append(left, r.Name)
+	}
+	for _, cm := range configs.Items {
+		left = append(left, cm.Name)
+	}
+	slices.Sort(left)
+	if want := []string{"loose-config", "loose-read", "other-config", "other-read"}; !slices.Equal(left, want) {
+		t.Fatalf("left %v, want %v: another owner's and unowned objects only", left, want)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(owner), owner); err != nil || !slices.Equal(owner.Finalizers, []string{hold}) {
+		t.Fatalf("the owner: %v %v, want it held by the other writer's finalizer alone", err, owner.Finalizers)
 	}
 }
