@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,6 +67,7 @@ func Main(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Write
 	}
 	o.patterns = fs.Args()
 	o.stdout, o.stderr = stdout, stderr
+	o.wd, _ = os.Getwd()
 	return run(analyzers, o)
 }
 
@@ -74,6 +76,7 @@ type options struct {
 	tags                      string
 	patterns                  []string
 	stdout, stderr            io.Writer
+	wd                        string // the working directory, for relative positions
 }
 
 func doc(analyzers []*analysis.Analyzer) string {
@@ -128,7 +131,7 @@ func run(analyzers []*analysis.Analyzer, o options) int {
 	}
 	if !o.fix && !o.diff {
 		for _, f := range found {
-			fmt.Fprintf(o.stderr, "%s: %s\n", relPos(f.pos), f.diag.Message)
+			fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), f.diag.Message)
 		}
 		if len(found) > 0 {
 			return exitFindings
@@ -155,12 +158,12 @@ func load(patterns []string, tags string) ([]*packages.Package, error) {
 	var msgs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			msgs = append(msgs, explain(p, e))
+			msgs = append(msgs, explain(e))
 		}
 	})
 	if len(msgs) > 0 {
 		sort.Strings(msgs)
-		msgs = compact(msgs)
+		msgs = slices.Compact(msgs)
 		return nil, fmt.Errorf("%d package error(s); ssagen vet needs packages that build:\n  %s", len(msgs), strings.Join(msgs, "\n  "))
 	}
 	if len(pkgs) == 0 {
@@ -172,22 +175,12 @@ func load(patterns []string, tags string) ([]*packages.Package, error) {
 // explain says what a load error means where go list's words mislead: a
 // pattern inside a nested module is not "missing", it belongs to another
 // module.
-func explain(p *packages.Package, e packages.Error) string {
+func explain(e packages.Error) string {
 	msg := e.Error()
 	if hint := gomod.Nested(".", msg); hint != "" {
 		return msg + "\n    (" + hint + ")"
 	}
 	return msg
-}
-
-func compact(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 func less(a, b token.Position) bool {
@@ -200,11 +193,11 @@ func less(a, b token.Position) bool {
 	return a.Column < b.Column
 }
 
-// relPos prints a position relative to the working directory when it is
-// below it, as go vet does.
-func relPos(p token.Position) string {
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+// relPos prints a position relative to the working directory (read once,
+// in Main) when it is below it, as go vet does.
+func (o options) relPos(p token.Position) string {
+	if o.wd != "" {
+		if rel, err := filepath.Rel(o.wd, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
 			p.Filename = rel
 		}
 	}

@@ -103,7 +103,7 @@ func fix(found []finding, o options) int {
 		if why, ok := declined[f]; ok {
 			msg += " (no automatic fix: " + why + ")"
 		}
-		fmt.Fprintf(o.stderr, "%s: %s\n", relPos(f.pos), msg)
+		fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), msg)
 		left = append(left, f)
 	}
 	summary(o, found, rewritten, declined, names, left)
@@ -121,7 +121,7 @@ func summary(o options, found []finding, rewritten map[*finding]bool, declined m
 	}
 	rel := make([]string, len(files))
 	for i, f := range files {
-		rel[i] = relPos(tokenPos(f))
+		rel[i] = o.relPos(tokenPos(f))
 	}
 	fmt.Fprintf(o.stderr, "ssagen vet -%s: %s %d of %d sites", map[bool]string{true: "diff", false: "fix"}[o.diff], verb, len(rewritten), len(found))
 	if len(files) > 0 {
@@ -152,7 +152,7 @@ func summary(o options, found []finding, rewritten map[*finding]bool, declined m
 	for _, r := range reasons {
 		fmt.Fprintf(o.stderr, "  %d × %s\n", len(groups[r]), r)
 		for _, f := range groups[r] {
-			fmt.Fprintf(o.stderr, "      %s (%s)\n", relPos(f.pos), f.diag.Category)
+			fmt.Fprintf(o.stderr, "      %s (%s)\n", o.relPos(f.pos), f.diag.Category)
 		}
 	}
 }
@@ -178,7 +178,7 @@ func toCandidate(f *finding) (*candidate, error) {
 }
 
 func printDiff(o options, name string, old, new []byte) {
-	rel := relPos(tokenPos(name))
+	rel := o.relPos(tokenPos(name))
 	d := difflib.UnifiedDiff{
 		A:        difflib.SplitLines(string(old)),
 		B:        difflib.SplitLines(string(new)),
