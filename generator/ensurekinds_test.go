@@ -103,24 +103,43 @@ func TestAllOfK8sAPIInOneRun(t *testing.T) {
 	}
 }
 
-// TestEnsureKindWithoutApplyConfigurations: --ensure-kinds for a kind
-// whose module ships no apply configurations says every way out, and the
-// first one it names — the kind's package as an input as well — works.
+// TestEnsureKindWithoutApplyConfigurations: --ensure-kinds alone for a
+// kind whose module ships no apply configurations generates the builders
+// of that kind and of what it reaches — not of the package's other kinds
+// — and its helpers. In the controller-gen layout (no --output-dir) the
+// run has no tree to put them in: the error says every way out.
 func TestEnsureKindWithoutApplyConfigurations(t *testing.T) {
 	pkg := module + "/generator/testdata/oracle/clusterscope"
-	cfg := generator.Config{EnsureKinds: []string{pkg + ".Gizmo"}, OutputDir: "testdata/gizmo", OutputPkg: module + "/generator/testdata/gizmo"}
-	_, err := generator.Render(cfg)
-	if err == nil {
-		t.Fatal("no error for a kind without apply configurations")
+	var log strings.Builder
+	cfg := generator.Config{EnsureKinds: []string{pkg + ".Gizmo"}, OutputDir: "testdata/gizmo", OutputPkg: module + "/generator/testdata/gizmo", Log: &log}
+	trees, err := generator.Render(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, want := range []string{"has no apply configuration", "name " + pkg + " as an input package as well", "--external-applyconfigurations=" + pkg + ":", "require a version of its module that ships them"} {
+	var files []string
+	for _, tr := range trees {
+		for _, f := range tr.Files {
+			files = append(files, f.Path)
+		}
+	}
+	want := []string{"internal/internal.go", "oracle/clusterscope/ensure/ensure.go", "oracle/clusterscope/gizmo.go", "oracle/clusterscope/spec.go", "utils.go"}
+	if strings.Join(files, " ") != strings.Join(want, " ") {
+		t.Errorf("wrote %v, want %v (Gizmo and what it reaches, not Thing or Status)", files, want)
+	}
+	if !strings.Contains(log.String(), "generating builders for what the --ensure-kinds reach in 1 package(s) whose modules ship no apply configurations this module can build: "+pkg) {
+		t.Errorf("-v does not say what was generated and why:\n%s", log.String())
+	}
+
+	// The layout of a Kubebuilder project generated with --ssa: an API
+	// package marked +kubebuilder:ac:generate=true, no --output-dir.
+	_, err = generator.Render(generator.Config{Packages: []string{"./testdata/layout/v1"}, EnsureKinds: []string{pkg + ".Gizmo"}})
+	if err == nil {
+		t.Fatal("no error in the controller-gen layout")
+	}
+	for _, want := range []string{"has no apply configuration", "pass --output-dir, and ssagen generates the builders", "--external-applyconfigurations=" + pkg + ":", "require a version of its module that ships them"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
-	}
-	cfg.Packages = []string{pkg}
-	if _, err := generator.Render(cfg); err != nil {
-		t.Errorf("with its package as an input: %v", err)
 	}
 }
 

@@ -120,6 +120,19 @@ func Load(cfg *Config) (*model.Universe, error) {
 			}
 		}
 	}
+	if n := len(u.VendoredWarnings); n > 0 && cfg.Warnings != nil {
+		// Their authors' markers: one line, the list on the -v log.
+		fmt.Fprintf(cfg.Warnings, "note: %d warning(s) about the markers of other modules' packages whose builders this run generates for --ensure-kinds; they are not yours to fix (-v lists them)\n", n)
+		if cfg.Log != nil {
+			wd := cfg.Dir
+			if wd == "" {
+				wd, _ = os.Getwd()
+			}
+			for _, w := range diag.Relative(diag.Errors(u.VendoredWarnings), wd).(diag.Errors) {
+				fmt.Fprintln(cfg.Log, "  "+w.Error())
+			}
+		}
+	}
 	// An output tree inside an input package would become part of the API
 	// package, or be read back as input by a ./... pattern.
 	for _, gv := range u.GroupVersions {

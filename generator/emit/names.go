@@ -121,6 +121,14 @@ func isVersion(s string) bool { return versionRE.MatchString(s) }
 // groupShort is the first label of the group ("rbac" for
 // rbac.authorization.k8s.io), or "core" for the core group.
 func groupShort(gv *model.GroupVersion) string {
+	if gv.NoGroup {
+		// common/v1 → common; a package path without a version, its name.
+		elems := strings.Split(gv.PkgPath, "/")
+		if len(elems) > 1 && isVersion(elems[len(elems)-1]) {
+			return elems[len(elems)-2]
+		}
+		return ""
+	}
 	if gv.Group == "" {
 		return "core"
 	}

@@ -55,26 +55,7 @@ func (l *loader) discover(pkg string, want []*model.Type) discovery {
 		return d
 	}
 	suffix := model.OutSubdir(pkg)
-	var candidates []string
-	_ = filepath.WalkDir(mod.Dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || !e.IsDir() {
-			return nil
-		}
-		name := e.Name()
-		if p != mod.Dir && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-			return filepath.SkipDir
-		}
-		rel, err := filepath.Rel(mod.Dir, p)
-		if err != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		if strings.HasSuffix(rel, "/"+suffix) && strings.Contains("/"+rel, "/applyconfiguration") {
-			candidates = append(candidates, rel)
-		}
-		return nil
-	})
-	sort.Strings(candidates)
+	candidates := candidateDirs(mod.Dir, suffix)
 	d.searched = fmt.Sprintf("searched module %s (%s) for packages under an applyconfiguration folder ending in %s", mod.Path, mod.Dir, suffix)
 	for _, rel := range candidates {
 		dir := filepath.Join(mod.Dir, filepath.FromSlash(rel))
@@ -99,6 +80,34 @@ func (l *loader) discover(pkg string, want []*model.Type) discovery {
 		}
 	}
 	return d
+}
+
+// candidateDirs lists the folders of a module, relative and sorted, that
+// may hold apply configurations of a package whose output folder is
+// suffix (rbac/v1): below a folder named applyconfiguration*, ending in
+// suffix.
+func candidateDirs(modDir, suffix string) []string {
+	var candidates []string
+	_ = filepath.WalkDir(modDir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() {
+			return nil
+		}
+		name := e.Name()
+		if p != modDir && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(modDir, p)
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if strings.HasSuffix(rel, "/"+suffix) && strings.Contains("/"+rel, "/applyconfiguration") {
+			candidates = append(candidates, rel)
+		}
+		return nil
+	})
+	sort.Strings(candidates)
+	return candidates
 }
 
 // structDecls parses the Go files of dir (no type-checking) and returns

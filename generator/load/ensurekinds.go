@@ -80,6 +80,11 @@ func (l *loader) loadEnsureKinds() []*model.GroupVersion {
 		}
 		files := append([]*ast.File(nil), p.Syntax...)
 		sort.Slice(files, func(i, j int) bool { return l.pos(files[i].Pos()).Filename < l.pos(files[j].Pos()).Filename })
+		if in := l.inputs[p.PkgPath]; in != nil {
+			// Its builders are generated in this run (named as an input too,
+			// or vendored): the helpers go beside them.
+			gv.OutSubdir, gv.OutPkgPath = in.gv.OutSubdir, in.gv.OutPkgPath
+		}
 		if !l.packageMarkers(files, gv).groupSet {
 			gv.Group = path.Base(path.Dir(p.PkgPath)) // code-generator's fallback
 		}
@@ -119,12 +124,18 @@ func (l *loader) checkEnsureKinds(gvs []*model.GroupVersion) {
 		for _, t := range gv.Types {
 			if t.ApplyConfig == nil {
 				why := ""
-				if msg, ok := l.externalErr[t.Name.Pkg]; ok {
-					why = " (" + msg + ")"
+				if msg, ok := l.externalErr[l.applyPkgFor(t.Name)]; ok {
+					why = " (go list says: " + strings.ReplaceAll(msg, "\n", " ") + ")"
+				} else if d, ok := l.discovered[t.Name.Pkg]; ok && len(d.rejected) > 0 {
+					why = " (" + strings.Join(d.rejected, "; ") + ")"
 				}
-				l.errs.Add(noPos, fmt.Sprintf("any of: name %[1]s as an input package as well (ssagen generate --ensure-kinds %[2]s.%[3]s %[1]s) to generate its builders in this tree; "+
+				generate := "pass --output-dir, and ssagen generates the builders of what the kind reaches in this tree"
+				if !l.cfg.Layout {
+					generate = fmt.Sprintf("name %[1]s as an input package as well (ssagen generate --ensure-kinds %[1]s.%[2]s %[1]s) to generate its builders in this tree", t.Name.Pkg, t.Name.Name)
+				}
+				l.errs.Add(noPos, fmt.Sprintf("any of: %[2]s; "+
 					"pass --external-applyconfigurations=%[1]s:<import path> if its module ships apply configurations where ssagen did not look; "+
-					"or require a version of its module that ships them", t.Name.Pkg, t.Name.Pkg, t.Name.Name),
+					"or require a version of its module that ships them", t.Name.Pkg, generate),
 					"--ensure-kinds: %s has no apply configuration: its module ships none that ssagen found and could use%s", t.Name, why)
 			}
 		}

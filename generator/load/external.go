@@ -169,7 +169,10 @@ func (l *loader) resolveExternal() {
 	}
 	pkgs, err := loadPackages(&packages.Config{Mode: mode, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
 	if err != nil {
-		return // reported per field as missing apply configurations
+		for _, p := range paths {
+			l.externalErr[p] = err.Error() // reported per field and per kind with this cause
+		}
+		return
 	}
 	for _, p := range pkgs {
 		if typePkg, ok := found[p.PkgPath]; ok && !l.accept(typePkg, p) {
@@ -192,10 +195,17 @@ func (l *loader) resolveExternal() {
 func (l *loader) accept(typePkg string, p *packages.Package) bool {
 	d := l.discovered[typePkg]
 	mod := l.modules[typePkg]
-	if len(p.Errors) > 0 {
+	if len(p.Errors) > 0 || p.IllTyped {
+		// IllTyped without errors: a package it imports does not build
+		// (gateway-api releases on structured-merge-diff v4 under k8s.io
+		// v0.34), which go/packages reports on that package only.
+		why := "a package it imports does not build (go build " + p.PkgPath + " says which)"
+		if len(p.Errors) > 0 {
+			why = strings.ReplaceAll(p.Errors[0].Error(), "\n", " ")
+		}
 		d.applyPkg = ""
 		d.rejected = append(d.rejected, fmt.Sprintf("%s (module %s@%s) fits but does not build in this module: %s; use a release of %s built for your k8s.io version",
-			p.PkgPath, mod.Path, mod.Version, strings.ReplaceAll(p.Errors[0].Error(), "\n", " "), mod.Path))
+			p.PkgPath, mod.Path, mod.Version, why, mod.Path))
 		l.discovered[typePkg] = d
 		return false
 	}

@@ -8,6 +8,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -16,6 +17,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -81,41 +83,11 @@ func sharedOutside(pkgs []*packages.Package, patterns []string, skip map[string]
 		loaded[p.PkgPath] = true
 	}
 	found := map[string]bool{}
-	seen := map[types.Type]bool{}
-	var walk func(t types.Type, mod string)
-	walk = func(t types.Type, mod string) {
-		if seen[t] {
-			return
+	w := moduleWalk{seen: map[types.Type]bool{}, skip: skip, visit: func(pkg string) {
+		if !loaded[pkg] && !matchesAny(patterns, pkg) {
+			found[pkg] = true
 		}
-		seen[t] = true
-		switch t := t.(type) {
-		case *types.Pointer:
-			walk(t.Elem(), mod)
-		case *types.Slice:
-			walk(t.Elem(), mod)
-		case *types.Map:
-			walk(t.Key(), mod)
-			walk(t.Elem(), mod)
-		case *types.Alias:
-			walk(types.Unalias(t), mod)
-		case *types.Named:
-			pkg := t.Obj().Pkg()
-			if pkg == nil || !strings.HasPrefix(pkg.Path()+"/", mod+"/") {
-				return
-			}
-			if skip[pkg.Path()] {
-				return
-			}
-			if !loaded[pkg.Path()] && !matchesAny(patterns, pkg.Path()) {
-				found[pkg.Path()] = true
-			}
-			walk(t.Underlying(), mod)
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				walk(t.Field(i).Type(), mod)
-			}
-		}
-	}
+	}}
 	for _, p := range pkgs {
 		if p.Types == nil || p.Module == nil || p.Module.Path == "" || skip[p.PkgPath] {
 			continue
@@ -123,16 +95,51 @@ func sharedOutside(pkgs []*packages.Package, patterns []string, skip map[string]
 		scope := p.Types.Scope()
 		for _, name := range scope.Names() {
 			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && tn.Exported() {
-				walk(tn.Type(), p.Module.Path)
+				w.walk(tn.Type(), p.Module.Path)
 			}
 		}
 	}
-	out := make([]string, 0, len(found))
-	for p := range found {
-		out = append(out, p)
+	return sortedKeys(found)
+}
+
+// moduleWalk follows what a type uses — fields, pointers, slices, maps,
+// aliases — through the named types of module mod, calling visit with the
+// package of each; it does not enter the packages skip names.
+type moduleWalk struct {
+	seen  map[types.Type]bool
+	skip  map[string]bool
+	visit func(pkgPath string)
+}
+
+func (w *moduleWalk) walk(t types.Type, mod string) {
+	if w.seen[t] {
+		return
 	}
-	sort.Strings(out)
-	return out
+	w.seen[t] = true
+	switch t := t.(type) {
+	case *types.Pointer:
+		w.walk(t.Elem(), mod)
+	case *types.Slice:
+		w.walk(t.Elem(), mod)
+	case *types.Array:
+		w.walk(t.Elem(), mod)
+	case *types.Map:
+		w.walk(t.Key(), mod)
+		w.walk(t.Elem(), mod)
+	case *types.Alias:
+		w.walk(types.Unalias(t), mod)
+	case *types.Named:
+		pkg := t.Obj().Pkg()
+		if pkg == nil || !strings.HasPrefix(pkg.Path()+"/", mod+"/") || w.skip[pkg.Path()] {
+			return
+		}
+		w.visit(pkg.Path())
+		w.walk(t.Underlying(), mod)
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			w.walk(t.Field(i).Type(), mod)
+		}
+	}
 }
 
 func matchesAny(patterns []string, pkgPath string) bool {
@@ -157,7 +164,41 @@ var loadPackages = packages.Load
 
 // Load reads the packages and builds the model. Its error is a diag.Errors
 // listing every problem found.
+//
+// A kind of --ensure-kinds, or a type a vendored package reaches, may turn
+// out to have no apply configuration this module can use only once its
+// module's are loaded (they fit, but were built for another
+// structured-merge-diff): the run starts again with those packages
+// vendored too, a few times at most.
 func Load(cfg Config) (*model.Universe, error) {
+	force := map[string]string{} // package → why it is vendored
+	log := cfg.Log
+	for attempt := 0; ; attempt++ {
+		var round bytes.Buffer // the log of the last round only
+		if log != nil {
+			cfg.Log = &round
+		}
+		u, more, err := load(cfg, force)
+		if len(more) == 0 || attempt == maxVendorRounds {
+			if log != nil {
+				log.Write(round.Bytes())
+			}
+			return u, err
+		}
+		for p, why := range more {
+			force[p] = why
+		}
+	}
+}
+
+// maxVendorRounds bounds the runs Load starts again: each vendors what
+// the last found unusable, one module's reach further.
+const maxVendorRounds = 4
+
+// load is one run of Load with the packages of force vendored. It returns
+// the packages to vendor as well when some types would otherwise have no
+// usable apply configuration (vendorable), and then no model.
+func load(cfg Config, force map[string]string) (*model.Universe, map[string]string, error) {
 	l := &loader{
 		cfg:         cfg,
 		fset:        token.NewFileSet(),
@@ -187,7 +228,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	patterns := append(append([]string(nil), cfg.Patterns...), ensurePaths...)
 	all, err := loadInput(loadCfg, patterns)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 	}
 	// Packages of shared types of the same module that the patterns left
 	// out (a pkg/shared the API imports) are followed, as controller-gen
@@ -199,16 +240,43 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, m := range cfg.External {
 		skip[m.TypePkg] = true // mapped to apply configurations: not followed
 	}
-	if shared := sharedOutside(all, cfg.Patterns, skip); len(shared) > 0 && !cfg.Layout && !cfg.CompatApplyconfigurationGen {
+	// Packages of --ensure-kinds whose modules ship no apply
+	// configurations are vendored (vendored.go), with the packages of their
+	// module the kinds reach.
+	vendored := l.vendoredPkgs(all, ensureKinds, force)
+	reached := reachedInModule(all, vendored, ensureKinds)
+	var extra []string
+	shared := sharedOutside(all, cfg.Patterns, skip)
+	if len(shared) > 0 && !cfg.Layout && !cfg.CompatApplyconfigurationGen {
 		cfg.Patterns = append(cfg.Patterns, shared...)
 		l.cfg.Patterns = cfg.Patterns
+		extra = append(extra, shared...)
+	} else {
+		shared = nil
+	}
+	extra = append(extra, reached...)
+	for _, p := range sortedKeys(force) {
+		if _, ok := ensureKinds[p]; !ok {
+			extra = append(extra, p) // a package a vendored one reaches
+		}
+	}
+	if len(extra) > 0 {
 		l.fset = token.NewFileSet()
 		loadCfg.Fset = l.fset
-		if all, err = loadInput(loadCfg, append(patterns, shared...)); err != nil {
-			return nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
+		if all, err = loadInput(loadCfg, append(patterns, extra...)); err != nil {
+			return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 		}
-		if cfg.Log != nil {
+		if cfg.Log != nil && len(shared) > 0 {
 			fmt.Fprintf(cfg.Log, "followed %d package(s) of shared types the input uses: %s\n", len(shared), strings.Join(shared, ", "))
+		}
+	}
+	for _, p := range reached {
+		vendored[p] = true
+	}
+	if cfg.Log != nil && len(vendored) > 0 {
+		fmt.Fprintf(cfg.Log, "generating builders for what the --ensure-kinds reach in %d package(s) whose modules ship no apply configurations this module can build: %s\n", len(vendored), strings.Join(sortedKeys(vendored), ", "))
+		for _, p := range sortedKeys(force) {
+			fmt.Fprintf(cfg.Log, "  %s: %s\n", p, force[p])
 		}
 	}
 	var pkgs []*packages.Package
@@ -216,7 +284,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	for _, p := range all {
 		if _, ok := ensureKinds[p.PkgPath]; ok {
 			l.ensurePkgs[p.PkgPath] = p // named by --ensure-kinds
-			if !matchesAny(cfg.Patterns, p.PkgPath) {
+			if !matchesAny(cfg.Patterns, p.PkgPath) && !vendored[p.PkgPath] {
 				continue // and not an input
 			}
 		}
@@ -225,7 +293,7 @@ func Load(cfg Config) (*model.Universe, error) {
 	l.ensureKinds = ensureKinds
 	if len(pkgs) == 0 && len(cfg.Patterns) > 0 {
 		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(cfg.Patterns, " "))
-		return nil, l.errs.Err()
+		return nil, nil, l.errs.Err()
 	}
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].PkgPath < pkgs[j].PkgPath })
 	for _, p := range pkgs {
@@ -233,15 +301,16 @@ func Load(cfg Config) (*model.Universe, error) {
 	}
 	l.indexModules(all)
 	if l.errs.Len() > 0 {
-		return nil, l.errs.Err()
+		return nil, nil, l.errs.Err()
 	}
 	for _, p := range pkgs {
 		l.addInput(p)
+		l.inputs[p.PkgPath].vendored = vendored[p.PkgPath]
 	}
 	if l.cfg.Layout {
 		l.layoutInputs()
 		if err := l.errs.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	// Folders are settled before the roots are found (their types take
@@ -259,6 +328,11 @@ func Load(cfg Config) (*model.Universe, error) {
 		l.skipForeign()
 	}
 	for _, in := range l.sortedInputs() {
+		in.gv.NoGroup = !in.groupSet && !in.genclient && len(in.gv.Kinds()) == 0
+		if in.vendored && len(in.gv.Kinds()) == 0 {
+			in.gv.CRD = !in.builtIn() // only what the kinds reach, no group needed
+			continue
+		}
 		if anyKind && len(in.gv.Kinds()) == 0 && in.hasStructs {
 			// A package of shared types (common/v1): builders for every
 			// exported type, as applyconfiguration-gen makes them; no kind,
@@ -271,6 +345,9 @@ func Load(cfg Config) (*model.Universe, error) {
 	l.checkGroupVersions()
 	external := l.loadEnsureKinds()
 	l.resolveExternal()
+	if more := l.vendorable(external, force); len(more) > 0 {
+		return nil, more, nil
+	}
 	l.checkEnsureKinds(external)
 	l.warnPatchTags()
 	l.resolveJSON()
@@ -284,9 +361,10 @@ func Load(cfg Config) (*model.Universe, error) {
 		}
 	}
 	if err := l.errs.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Warnings: l.warns.Sorted(), SMDTyped: smdTyped(cfg.Dir)}
+	own, theirs := l.vendoredWarnings()
+	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Warnings: own, VendoredWarnings: theirs, SMDTyped: smdTyped(cfg.Dir)}
 	for _, in := range l.sortedInputs() {
 		if len(in.gv.Types) == 0 {
 			continue
@@ -296,7 +374,7 @@ func Load(cfg Config) (*model.Universe, error) {
 		u.GroupVersions = append(u.GroupVersions, in.gv)
 	}
 	u.GroupVersions = append(u.GroupVersions, external...)
-	return u, nil
+	return u, nil, nil
 }
 
 type input struct {
@@ -304,8 +382,11 @@ type input struct {
 	gv         *model.GroupVersion
 	hasStructs bool
 	groupSet   bool // a +groupName marker was found
-	genclient  bool // some type has +genclient
-	specs      map[string]typeDecl
+	// vendored: a package of another module generated for the kinds of
+	// --ensure-kinds that reach it (vendored.go).
+	vendored  bool
+	genclient bool // some type has +genclient
+	specs     map[string]typeDecl
 	// acGenerate is the package's +kubebuilder:ac:generate (nil: none);
 	// acOutput its +kubebuilder:ac:output:package.
 	acGenerate *bool
@@ -470,12 +551,12 @@ func (l *loader) settleFolders() {
 		for labels := 1; ; labels++ {
 			names := map[string]int{}
 			for _, in := range ins {
-				names[groupFolder(in.gv, labels)]++
+				names[in.groupFolder(labels)]++
 			}
 			unique := len(names) == len(ins)
 			if unique || labels > 8 {
 				for _, in := range ins {
-					in.gv.OutSubdir = groupFolder(in.gv, labels)
+					in.gv.OutSubdir = in.groupFolder(labels)
 					in.gv.OutPkgPath = path.Join(in.gv.OutRoot, in.gv.OutSubdir)
 				}
 				break
@@ -485,8 +566,20 @@ func (l *loader) settleFolders() {
 }
 
 // groupFolder is <first n labels of the group, dots removed>/<version>,
-// "core/<version>" for the core group.
-func groupFolder(gv *model.GroupVersion, n int) string {
+// core/<version> for the core group (+groupName= with no value), or, for a
+// package without +groupName (shared types, a vendored package's), the
+// last n+2 elements of its path.
+func (in *input) groupFolder(n int) string {
+	gv := in.gv
+	if gv.Group == "" && !in.groupSet && !in.genclient {
+		// No group at all (shared types, a vendored package's): as many
+		// trailing elements of the package path as make it unique.
+		parts := strings.Split(gv.PkgPath, "/")
+		if n+2 > len(parts) {
+			n = len(parts) - 2
+		}
+		return strings.ToLower(strings.Join(parts[len(parts)-n-2:], "/"))
+	}
 	if gv.Group == "" {
 		return path.Join("core", strings.ToLower(gv.Version))
 	}
@@ -626,7 +719,7 @@ func (l *loader) skipForeign() {
 	}
 	var skipped []string
 	for path, in := range l.inputs {
-		if len(in.gv.Kinds()) == 0 && !in.groupSet && !imported[path] {
+		if len(in.gv.Kinds()) == 0 && !in.groupSet && !imported[path] && !in.vendored {
 			skipped = append(skipped, path)
 			delete(l.inputs, path)
 		}
@@ -699,6 +792,9 @@ func (l *loader) findRoots(in *input) {
 		if vals.has("kubebuilder:ac:generate") {
 			// controller-gen's opt-in or opt-out of one type wins.
 			root = vals.boolean("kubebuilder:ac:generate")
+		}
+		if in.vendored {
+			root = slices.Contains(l.ensureKinds[in.pkg.PkgPath], name) // the kinds asked only
 		}
 		if !root {
 			continue

@@ -12,19 +12,22 @@ import (
 // field's type, and every struct must have an apply configuration.
 func (l *loader) validate() {
 	for _, in := range l.sortedInputs() {
+		// A vendored package's CRD is its authors' and is served already:
+		// controller-gen's rules for writing one are not checked there.
+		crd := in.gv.CRD && !in.vendored
 		for _, t := range in.gv.Types {
 			l.checkInlineCycle(t)
 			for _, f := range t.Fields {
 				l.validateField(t, f)
 				l.checkMapKeys(t.Name.Name+"."+f.GoName, f.Pos, f.Type, map[*model.Type]bool{})
-				if in.gv.CRD {
+				if crd {
 					l.validateCRDField(t, f)
 				}
 			}
-			if in.gv.CRD && t.Root != nil {
+			if crd && t.Root != nil {
 				l.checkRecursion(t)
 			}
-			if in.gv.CRD {
+			if crd {
 				for _, pos := range l.unexported[t] {
 					l.errs.Add(pos, "export the field, or tag it `json:\"-\"`", "%s has an unexported field: encoding/json never writes it, while controller-gen puts it in the CRD", t.Name.Name)
 				}

@@ -29,6 +29,10 @@ type Universe struct {
 	Ensure bool
 	// Warnings are legal but suspicious constructs of the input, sorted.
 	Warnings []diag.Error
+	// VendoredWarnings are those about packages of other modules whose
+	// builders the run generates for --ensure-kinds: their authors'
+	// markers, not the user's to fix.
+	VendoredWarnings []diag.Error
 	// SMDTyped is the structured-merge-diff typed package of the module
 	// generated code is built in: apimachinery's managedfields takes its
 	// ParseableType, v4 before k8s.io v0.34, v6 since.
@@ -44,6 +48,10 @@ type GroupVersion struct {
 	// External group versions are packages of other modules (k8s.io/api)
 	// whose kinds get Ensure helpers only: their builders exist already.
 	External bool
+	// NoGroup is set for a package that names no group (no +groupName, no
+	// +genclient: shared types, a vendored package's reached types): its
+	// folder and import alias come from its path, not from "core".
+	NoGroup bool
 	// CRD is true for kubebuilder-style packages, whose schema the API
 	// server gets from controller-gen's CRDs; false for code-generator
 	// style (+genclient) packages, whose schema comes from openapi-gen.

@@ -831,6 +831,254 @@ func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
 	})
 }
 
+// TestEnsureKindsVendored: --ensure-kinds alone for a kind of a
+// third-party module that ships no apply configurations (example.com/third)
+// generates, in the operator's tree, the builders of that kind and of what
+// it reaches — a package of shared types of the same module, and a type of
+// a fourth module whose shipped apply configurations fit but do not build
+// here (as gateway-api's built on structured-merge-diff v4 do under k8s.io
+// v0.34) — and nothing of the kind's package it does not reach. A warning
+// about the third party's markers is one note line. The operator then
+// builds, passes go vet, and its fake-client test sees one write for three
+// calls of the generated helper with the same desired state.
+func TestEnsureKindsVendored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds scratch modules")
+	}
+	repo, bin := buildSSAgen(t)
+	root := t.TempDir()
+	const opTest = "op/controllers/filter_test.go" // it uses the generated code
+	for name, content := range vendoredFiles {
+		if name != opTest {
+			write(t, filepath.Join(root, name), content)
+		}
+	}
+	write(t, filepath.Join(root, "third", "go.mod"), "module example.com/third\n\ngo 1.26.0\n\nrequire (\n\texample.com/fourth v0.0.0\n\tk8s.io/apimachinery v0.37.0\n)\n\nreplace example.com/fourth => ../fourth\n")
+	op := filepath.Join(root, "op")
+	pinned := pins("v0.37.0", "v0.25.2")
+	write(t, filepath.Join(op, "go.mod"), goMod("example.com/op", "1.26.0", pinned, filepath.Join(repo, "ensure"))+
+		"\nrequire (\n\texample.com/third v0.0.0\n\texample.com/fourth v0.0.0\n)\n\nreplace (\n\texample.com/third => ../third\n\texample.com/fourth => ../fourth\n)\n")
+	run(t, op, "go", "mod", "tidy")
+	out := run(t, op, bin, "generate", "-v", "--ensure-kinds", "example.com/third/apis/v1.Filter", "--output-dir", "pkg/ssa")
+	var files []string
+	filepath.WalkDir(filepath.Join(op, "pkg", "ssa"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(op, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	want := []string{"pkg/ssa/fourth/apis/v1/ref.go", "pkg/ssa/internal/internal.go", "pkg/ssa/third/common/match.go",
+		"pkg/ssa/third/v1/ensure/ensure.go", "pkg/ssa/third/v1/filter.go", "pkg/ssa/third/v1/filterspec.go", "pkg/ssa/utils.go"}
+	if !slices.Equal(files, want) {
+		t.Errorf("wrote %v\nwant %v (Filter and what it reaches; not Other)", files, want)
+	}
+	for _, s := range []string{
+		"generating builders for what the --ensure-kinds reach in 3 package(s) whose modules ship no apply configurations this module can build: example.com/fourth/apis/v1, example.com/third/apis/v1, example.com/third/common",
+		"example.com/fourth/applyconfiguration/apis/v1 (module example.com/fourth@v0.0.0) fits but does not build in this module",
+		"note: 1 warning(s) about the markers of other modules' packages",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	if n := strings.Count(out, "warning:"); n != 0 {
+		t.Errorf("%d warnings about the third party's markers, want the one note:\n%s", n, out)
+	}
+	write(t, filepath.Join(root, opTest), vendoredFiles[opTest])
+	run(t, op, "go", "build", "./...")
+	run(t, op, "go", "vet", "./...")
+	run(t, op, "go", "test", "-count=1", "./...")
+	checkPins(t, op, pinned)
+}
+
+// vendoredFiles are TestEnsureKindsVendored's modules: example.com/third
+// (a kind asked, a kind not asked, shared types), example.com/fourth (apply
+// configurations that do not compile here) and the operator's test.
+var vendoredFiles = map[string]string{
+	"third/apis/v1/types.go": `// +groupName=third.example.com
+package v1
+
+import (
+	fourth "example.com/fourth/apis/v1"
+	"example.com/third/common"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+type FilterSpec struct {
+	Match  *common.Match  ` + "`" + `json:"match,omitempty"` + "`" + `
+	Weight *float64       ` + "`" + `json:"weight,omitempty"` + "`" + `
+	Ref    *fourth.Ref    ` + "`" + `json:"ref,omitempty"` + "`" + `
+	Routes []common.Match ` + "`" + `json:"routes,omitempty" patchStrategy:"merge" patchMergeKey:"path"` + "`" + `
+}
+
+// +kubebuilder:object:root=true
+type Filter struct {
+	metav1.TypeMeta   ` + "`" + `json:",inline"` + "`" + `
+	metav1.ObjectMeta ` + "`" + `json:"metadata,omitempty"` + "`" + `
+	Spec              FilterSpec ` + "`" + `json:"spec,omitempty"` + "`" + `
+}
+
+// +kubebuilder:object:root=true
+type FilterList struct {
+	metav1.TypeMeta ` + "`" + `json:",inline"` + "`" + `
+	metav1.ListMeta ` + "`" + `json:"metadata,omitempty"` + "`" + `
+	Items           []Filter ` + "`" + `json:"items"` + "`" + `
+}
+
+type OtherSpec struct {
+	Size int32 ` + "`" + `json:"size,omitempty"` + "`" + `
+}
+
+// +kubebuilder:object:root=true
+type Other struct {
+	metav1.TypeMeta   ` + "`" + `json:",inline"` + "`" + `
+	metav1.ObjectMeta ` + "`" + `json:"metadata,omitempty"` + "`" + `
+	Spec              OtherSpec ` + "`" + `json:"spec,omitempty"` + "`" + `
+}
+
+func (in *Filter) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	if in.Spec.Match != nil {
+		m := *in.Spec.Match
+		out.Spec.Match = &m
+	}
+	if in.Spec.Ref != nil {
+		r := *in.Spec.Ref
+		out.Spec.Ref = &r
+	}
+	if in.Spec.Weight != nil {
+		w := *in.Spec.Weight
+		out.Spec.Weight = &w
+	}
+	return &out
+}
+
+func (in *FilterList) DeepCopyObject() runtime.Object {
+	out := &FilterList{TypeMeta: in.TypeMeta}
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	for i := range in.Items {
+		out.Items = append(out.Items, *in.Items[i].DeepCopyObject().(*Filter))
+	}
+	return out
+}
+
+func (in *Other) DeepCopyObject() runtime.Object { out := *in; return &out }
+`,
+	"third/common/types.go": `package common
+
+type Match struct {
+	Path string ` + "`" + `json:"path"` + "`" + `
+}
+`,
+	"fourth/go.mod": `module example.com/fourth
+
+go 1.26.0
+`,
+	"fourth/apis/v1/types.go": `package v1
+
+type Ref struct {
+	Name string ` + "`" + `json:"name"` + "`" + `
+}
+`,
+	"fourth/applyconfiguration/apis/v1/ref.go": `package v1
+
+import "example.com/fourth/applyconfiguration/internal"
+
+type RefApplyConfiguration struct {
+	Name *string ` + "`" + `json:"name,omitempty"` + "`" + `
+}
+
+var _ = internal.Parser
+`,
+	"fourth/applyconfiguration/internal/internal.go": `// Package internal stands for apply configurations built for another
+// structured-merge-diff: it does not compile here.
+package internal
+
+var Parser int = "built for structured-merge-diff v4"
+`,
+	"op/controllers/doc.go": `package controllers
+
+import (
+	_ "example.com/third/apis/v1"
+	_ "github.com/ssagen/ssagen/ensure"
+	_ "k8s.io/client-go/applyconfigurations/meta/v1"
+)
+`,
+	"op/controllers/filter_test.go": `package controllers
+
+import (
+	"context"
+	"testing"
+
+	thirdv1 "example.com/third/apis/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	refac "example.com/op/pkg/ssa/fourth/apis/v1"
+	commonac "example.com/op/pkg/ssa/third/common"
+	filterac "example.com/op/pkg/ssa/third/v1"
+	"example.com/op/pkg/ssa/third/v1/ensure"
+)
+
+// TestEnsureVendoredKind: the helper of a third-party kind whose builders
+// were generated here creates it with the fields set through the vendored
+// builders, then sends nothing for the same desired state.
+func TestEnsureVendoredKind(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	gv := schema.GroupVersion{Group: "third.example.com", Version: "v1"}
+	scheme.AddKnownTypes(gv, &thirdv1.Filter{}, &thirdv1.FilterList{})
+	metav1.AddToGroupVersion(scheme, gv)
+	owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "ns", UID: "u1"}}
+	writes := 0
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(owner).WithInterceptorFuncs(interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+			writes++
+			return c.Patch(ctx, obj, patch, opts...)
+		},
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			writes++
+			return c.Apply(ctx, obj, opts...)
+		},
+	}).Build()
+	ctx := context.Background()
+	for range 3 {
+		desired := filterac.Filter("f", "ns").WithSpec(filterac.FilterSpec().
+			WithMatch(commonac.Match().WithPath("/api")).
+			WithRef(refac.Ref().WithName("backend")).
+			WithWeight(0.5))
+		if _, _, err := ensure.EnsureFilter(ctx, c, owner, desired); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got thirdv1.Filter
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "f"}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Match == nil || got.Spec.Match.Path != "/api" || got.Spec.Ref == nil || got.Spec.Ref.Name != "backend" || got.Spec.Weight == nil || *got.Spec.Weight != 0.5 {
+		t.Errorf("spec = %+v", got.Spec)
+	}
+	if len(got.OwnerReferences) != 1 || got.OwnerReferences[0].UID != "u1" {
+		t.Errorf("owner references = %+v", got.OwnerReferences)
+	}
+	if writes != 1 {
+		t.Errorf("%d writes for 3 calls with the same desired state, want 1", writes)
+	}
+}
+`,
+}
+
 const gatewayTypes = `// +groupName=example.com
 package v1
 

@@ -2,12 +2,12 @@
 
 package v1
 
-import corev1ac "github.com/ssagen/ssagen/generator/testdata/shared/want/common/v1"
+import commonv1ac "github.com/ssagen/ssagen/generator/testdata/shared/want/common/v1"
 
 // IssuerSpecApplyConfiguration represents a declarative configuration of the IssuerSpec type for use
 // with apply.
 type IssuerSpecApplyConfiguration struct {
-	Secret *corev1ac.SecretRefApplyConfiguration `json:"secret,omitempty"`
+	Secret *commonv1ac.SecretRefApplyConfiguration `json:"secret,omitempty"`
 }
 
 // IssuerSpecApplyConfiguration constructs a declarative configuration of the IssuerSpec type for use with
@@ -19,7 +19,7 @@ func IssuerSpec() *IssuerSpecApplyConfiguration {
 // WithSecret sets the Secret field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Secret field is set to the value of the last call.
-func (b *IssuerSpecApplyConfiguration) WithSecret(value *corev1ac.SecretRefApplyConfiguration) *IssuerSpecApplyConfiguration {
+func (b *IssuerSpecApplyConfiguration) WithSecret(value *commonv1ac.SecretRefApplyConfiguration) *IssuerSpecApplyConfiguration {
 	b.Secret = value
 	return b
 }
