@@ -83,7 +83,7 @@ func (p *pass) branchEdits(f *fixer, in *literalIntent, create *ast.CallExpr, ou
 		}
 	}
 	if len(writes) == 0 {
-		return nil, whyShape
+		return nil, whyNoUpdate
 	}
 	kept := []ast.Node{check.Body}
 	for _, st := range rest {

@@ -31,7 +31,18 @@ import (
 // fields the old code wrote, which apply then owns (and prunes when they
 // are dropped), where the mutate function overwrote them on every run.
 
-const whyMutate = "the mutate function does more than assign fields from values that do not read the object and set the controller reference"
+const (
+	whyMutate = "the mutate function does more than assign fields from values that do not read the object and set the controller reference: " +
+		"build the apply configuration of what it sets and call the helper (docs/vet.md, \"CreateOrUpdate by hand\")"
+	whyMutateFunc = "the mutate function is not written inline (a named function or variable): " +
+		"build the apply configuration of what it sets and call the helper (docs/vet.md, \"CreateOrUpdate by hand\")"
+	whyResultUsed = "the OperationResult of CreateOrUpdate is used after the call: the helper returns an ssaensure.Result " +
+		"(Created, Configured, Unchanged, Skipped) to use instead (docs/vet.md, \"CreateOrUpdate by hand\")"
+	whyNotOwnStatement = "the CreateOrUpdate call is not a statement of its own (`_, err := ...` or `if _, err := ...; err != nil`): " +
+		"assign its error first, then call the helper there"
+	whyArgs       = "CreateOrUpdate is called with other arguments than (ctx, client, object, mutate)"
+	whyClientType = "the client argument is not a client.Client the helper can take: pass the manager's client"
+)
 
 // fieldTree is the merged intent: a field's value, or its fields.
 type fieldTree struct {
@@ -152,26 +163,26 @@ func (p *pass) fieldPath(e ast.Expr, v *types.Var) []string {
 // finding, or says why there is none.
 func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
 	if len(call.Args) != 4 {
-		return nil, whyShape
+		return nil, whyArgs
 	}
 	mutate, ok := ast.Unparen(call.Args[3]).(*ast.FuncLit)
 	if !ok {
-		return nil, whyMutate
+		return nil, whyMutateFunc
 	}
 	file, stmt := writeStatement(call, stack)
 	if file == nil || stmt == nil {
-		return nil, whyShape
+		return nil, whyNotOwnStatement
 	}
 	block, idx := enclosingBlock(stack, stmt)
 	if block == nil {
-		return nil, whyShape
+		return nil, whyNotOwnStatement
 	}
 	as, _ := stmt.(*ast.AssignStmt)
 	if ifs, ok := stmt.(*ast.IfStmt); ok {
 		as, _ = ifs.Init.(*ast.AssignStmt)
 	}
-	if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call || !isBlank(as.Lhs[0]) {
-		return nil, whyShape // the operation result is used
+	if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call {
+		return nil, whyNotOwnStatement
 	}
 	in, why := p.literalIntentOf(call.Args[2], block, idx, stack, stmt)
 	if in == nil || in.variable == nil || in.elems != nil {
@@ -179,6 +190,9 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			why = whyNotVariable
 		}
 		return nil, why
+	}
+	if !isBlank(as.Lhs[0]) {
+		return nil, whyResultUsed
 	}
 	// The mutate function: assignments, then the controller reference.
 	tree := newFieldTree()
@@ -235,7 +249,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	clientText, ok := f.clientArg(call.Args[1], sig.Params().At(contract.ParamClient).Type())
 	if !ok {
-		return nil, whyShape
+		return nil, whyClientType
 	}
 	helperCall := in.call(f, call.Args[0], clientText, b)
 	edits, removed := in.edits(p, b)

@@ -40,7 +40,14 @@ const (
 	whyNoHelper    = "no Ensure helper for this kind among the package's dependencies or in its module: generate it (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
 	whyUsed        = "the object is changed or read apart from the write (its last state is not the literal's)"
 	whyField       = "a field of the literal has no exact builder (a typed variable, positional fields, owner references, generateName): converting it would let zero values claim fields"
-	whyShape       = "the statements around the write have another shape"
+	// whyUpdateShape and whyIgnoreShape: the statements around the Create
+	// are not one of the shapes -fix rewrites; each names them.
+	whyUpdateShape = "the Create → AlreadyExists → Update is not written as `err := c.Create(ctx, obj)` followed by " +
+		"`if err != nil { if !IsAlreadyExists(err) { return … }; <the update> }` (or with the Create in the if's init), " +
+		"the error checked right after, without an else: rewrite it by hand with the helper (docs/vet.md, \"Suggested fix\")"
+	whyIgnoreShape = "the Create's error is not checked right after it, in an if without an else, as " +
+		"`err != nil && !IsAlreadyExists(err)` or `IgnoreAlreadyExists(err) != nil`: rewrite it by hand with the helper and ssaensure.CreateOnly() (docs/vet.md, \"Suggested fix\")"
+	whyNoUpdate = "the AlreadyExists branch writes nothing (no Update or Patch of the object): it is a create-and-ignore; call the helper with ssaensure.CreateOnly()"
 )
 
 // literalIntent is the typed object a write creates when the rewrite can
@@ -104,9 +111,10 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 	if in.def == nil {
 		return p.rangeIntent(in, stack, site)
 	}
-	u, ok := ast.Unparen(in.def.(*ast.AssignStmt).Rhs[0]).(*ast.UnaryExpr)
+	rhs := ast.Unparen(in.def.(*ast.AssignStmt).Rhs[0])
+	u, ok := rhs.(*ast.UnaryExpr)
 	if !ok || u.Op != token.AND {
-		return nil, whyNotVariable
+		return nil, p.typedDesired(rhs)
 	}
 	if in.lit, ok = ast.Unparen(u.X).(*ast.CompositeLit); !ok {
 		return nil, whyNotVariable
@@ -125,6 +133,20 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		}
 	}
 	return in, ""
+}
+
+// typedDesired says why an object defined from an expression that is not
+// a literal (desired.gateway.DeepCopy(), newGateway(spec)) gets no fix.
+func (p *pass) typedDesired(rhs ast.Expr) string {
+	return fmt.Sprintf("the object is a typed value built elsewhere (%s), not a literal in this block: converting a typed object would let its zero values claim fields; "+
+		"build the apply configuration where the desired object is built (docs/vet.md, \"CreateOrUpdate by hand\")", shorten(types.ExprString(rhs), 60))
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
 }
 
 // rangeIntent is the intent of a range variable over a slice literal of
@@ -351,7 +373,7 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	}
 	block, idx := enclosingBlock(stack, anchor)
 	if file == nil || block == nil {
-		return nil, whyShape
+		return nil, whyUpdateShape
 	}
 	// The Create: form A, its own statement right before ifs; form B, the
 	// outer if's init.
@@ -359,13 +381,13 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	end := idx
 	if !formB {
 		if idx == 0 || ifs.Init != nil || ifs.Else != nil || !containsNode(block.List[idx-1], create) {
-			return nil, whyShape
+			return nil, whyUpdateShape
 		}
 		createStmt = block.List[idx-1]
 		end = idx - 1
 		as, ok := createStmt.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != create {
-			return nil, whyShape
+			return nil, whyUpdateShape
 		}
 	}
 	site := []ast.Node{anchor}
@@ -453,11 +475,11 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 	}
 	if file == nil || stmt == nil {
-		return nil, whyShape
+		return nil, whyIgnoreShape
 	}
 	block, idx := enclosingBlock(stack, stmt)
 	if block == nil {
-		return nil, whyShape
+		return nil, whyIgnoreShape
 	}
 	var as *ast.AssignStmt
 	var ifs *ast.IfStmt
@@ -472,18 +494,18 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 	}
 	if as == nil || ifs == nil || ifs.Else != nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 || (ifs != stmt && ifs.Init != nil) {
-		return nil, whyShape
+		return nil, whyIgnoreShape
 	}
 	errID, ok := as.Lhs[0].(*ast.Ident)
 	if !ok {
-		return nil, whyShape
+		return nil, whyIgnoreShape
 	}
 	rhs := ast.Unparen(as.Rhs[0])
 	ignored := false
 	if c, ok := rhs.(*ast.CallExpr); ok && p.isPkgFunc(c, clientPkg, "IgnoreAlreadyExists") && len(c.Args) == 1 && ast.Unparen(c.Args[0]) == create {
 		ignored = true
 	} else if rhs != create {
-		return nil, whyShape
+		return nil, whyIgnoreShape
 	}
 	// The condition: err != nil (after IgnoreAlreadyExists), or
 	// err != nil && !IsAlreadyExists(err).
@@ -509,16 +531,32 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
 		return ok && p.TypesInfo.ObjectOf(id) == errObj
 	}
+	// IgnoreAlreadyExists(err) != nil in the condition, the Create's
+	// error assigned as it is: the same check written the other way.
+	ignoredInCond := func(e ast.Expr) bool {
+		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		if !ok || b.Op != token.NEQ {
+			return false
+		}
+		c, ok := ast.Unparen(b.X).(*ast.CallExpr)
+		nl, ok2 := ast.Unparen(b.Y).(*ast.Ident)
+		if !ok || !ok2 || nl.Name != "nil" || !p.isPkgFunc(c, clientPkg, "IgnoreAlreadyExists") || len(c.Args) != 1 {
+			return false
+		}
+		id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
+		return ok && p.TypesInfo.ObjectOf(id) == errObj
+	}
 	cond := ast.Unparen(ifs.Cond)
 	switch {
 	case ignored && isErrNotNil(cond):
+	case !ignored && ignoredInCond(cond):
 	case !ignored:
 		b, ok := cond.(*ast.BinaryExpr)
 		if !ok || b.Op != token.LAND || !(isErrNotNil(b.X) && notExists(b.Y) || isErrNotNil(b.Y) && notExists(b.X)) {
-			return nil, whyShape
+			return nil, whyIgnoreShape
 		}
 	default:
-		return nil, whyShape
+		return nil, whyIgnoreShape
 	}
 	site := []ast.Node{stmt, ifs}
 	end := idx

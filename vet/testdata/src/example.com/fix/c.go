@@ -32,6 +32,14 @@ func (r *Reconciler) seedClusterRole(ctx context.Context) error {
 	return nil
 }
 
+// client.IgnoreAlreadyExists in the condition: fixed, with NoOwner.
+func (r *Reconciler) seedClusterRoleCond(ctx context.Context) error {
+	if err := r.Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "seed-cond"}}); client.IgnoreAlreadyExists(err) != nil { // want `Create that ignores AlreadyExists`
+		return err
+	}
+	return nil
+}
+
 // The Create, then the check: fixed.
 func (r *Reconciler) seedAgain(ctx context.Context, verbs []string) error {
 	err := r.Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "again"}, Rules: []rbacv1.PolicyRule{{Verbs: verbs}}}) // want `Create that ignores AlreadyExists`

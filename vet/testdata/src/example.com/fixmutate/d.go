@@ -65,3 +65,37 @@ func (r *Reconciler) mutatedNoOwner(ctx context.Context, verbs []string) error {
 	}
 	return nil
 }
+
+// desiredRoles holds typed desired objects built elsewhere.
+type desiredRoles struct{ role *rbacv1.Role }
+
+func (d desiredRoles) copyRole() *rbacv1.Role { r := *d.role; return &r }
+
+// No fix: the object is a copy of a typed desired object, whose zero
+// values would claim fields; the reason names it.
+func (r *Reconciler) mutatedTypedDesired(ctx context.Context, desired desiredRoles) error {
+	role := desired.copyRole()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the object is a typed value built elsewhere \(desired.copyRole\(\)\), not a literal in this block`
+		role.Rules = desired.role.Rules
+		return nil
+	})
+	return err
+}
+
+// No fix: the operation result is used after the call.
+func (r *Reconciler) mutatedResultUsed(ctx context.Context, ns string) (bool, error) {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "u", Namespace: ns}}
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the OperationResult of CreateOrUpdate is used after the call`
+		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+		return nil
+	})
+	return result == "created", err
+}
+
+// No fix: the mutate function is a named function.
+func (r *Reconciler) mutatedNamedFunc(ctx context.Context, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "n", Namespace: ns}}
+	mutate := func() error { role.Rules = nil; return nil }
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, mutate) // want `no automatic fix: the mutate function is not written inline`
+	return err
+}
