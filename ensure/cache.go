@@ -2,10 +2,13 @@ package ensure
 
 import (
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -81,14 +84,78 @@ type cacheKey struct {
 }
 
 // clientToken identifies c in cache keys: c itself when its type can be
-// compared (a pointer, as every controller-runtime client is), which also
-// keeps it alive while an entry names it, so no other client can take
-// its address; nil otherwise (entries shared, as before).
+// compared (a pointer, as the clients of client.New and the fake client
+// are), which also keeps it alive while an entry names it, so no other
+// client can take its address. A client whose type cannot be compared (a
+// struct value: controller-runtime v0.22's interceptor client) is stood
+// for by a holder, one per distinct client, found by the client's
+// fingerprint; the holder keeps the client — and so every address in its
+// fingerprint — alive while an entry names it.
 func clientToken(c client.Client) any {
-	if c == nil || !reflect.TypeOf(c).Comparable() {
+	if c == nil {
 		return nil
 	}
-	return c
+	if reflect.TypeOf(c).Comparable() {
+		return c
+	}
+	var b strings.Builder
+	fingerprint(&b, reflect.ValueOf(c), 0)
+	fp := b.String()
+	holders.mu.Lock()
+	defer holders.mu.Unlock()
+	if h := holders.m[fp].Value(); h != nil {
+		return h
+	}
+	h := &clientHolder{c: c}
+	holders.m[fp] = weak.Make(h)
+	if len(holders.m) >= holders.sweepAt {
+		for k, w := range holders.m {
+			if w.Value() == nil {
+				delete(holders.m, k)
+			}
+		}
+		holders.sweepAt = 2*len(holders.m) + 64
+	}
+	return h
+}
+
+// clientHolder stands for a client whose type cannot be compared.
+type clientHolder struct{ c client.Client }
+
+// holders finds the holder of a live client by fingerprint; it holds them
+// weakly, so a holder goes when no cache entry names it.
+var holders = struct {
+	mu      sync.Mutex
+	m       map[string]weak.Pointer[clientHolder]
+	sweepAt int
+}{m: map[string]weak.Pointer[clientHolder]{}, sweepAt: 64}
+
+// fingerprint writes what tells one client value from another: its types
+// and, through struct fields and interfaces, the addresses its pointers,
+// maps, channels, functions and slices hold, and its other values.
+func fingerprint(b *strings.Builder, v reflect.Value, depth int) {
+	if depth > 6 {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil;")
+			return
+		}
+		fingerprint(b, v.Elem(), depth+1)
+	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer, reflect.Slice:
+		fmt.Fprintf(b, "%s@%x;", v.Type(), v.Pointer())
+	case reflect.Struct:
+		b.WriteString(v.Type().String())
+		b.WriteByte('{')
+		for i := 0; i < v.NumField(); i++ {
+			fingerprint(b, v.Field(i), depth+1)
+		}
+		b.WriteByte('}')
+	default:
+		fmt.Fprintf(b, "%v;", v)
+	}
 }
 
 type cacheEntry struct {

@@ -24,11 +24,13 @@ import (
 	"github.com/ssagen/ssagen/internal/apisurface"
 )
 
-// matrix are the operators' pins: controller-runtime v0.22 (the oldest the
-// runtime supports: the first with typed Apply) to v0.25, each with the
-// k8s.io minor it was released with.
+// matrix are the operators' pins: controller-runtime v0.22.4 (the oldest the
+// runtime supports and requires: typed Apply came in v0.22.0, whose client
+// still tried to encode apply configurations as protobuf — TestPredicate
+// fails there) with the k8s.io it requires, to v0.25, each with the k8s.io
+// minor it was released with.
 var matrix = []struct{ k8s, controllerRuntime, goVersion string }{
-	{"v0.34.2", "v0.22.4", "1.24.0"},
+	{"v0.34.1", "v0.22.4", "1.24.0"}, // the floor: what the runtime module requires
 	{"v0.35.0", "v0.23.3", "1.25.0"},
 	{"v0.36.3", "v0.24.1", "1.25.0"},
 	{"v0.37.0", "v0.25.2", "1.26.0"},

@@ -7,6 +7,7 @@ import (
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -53,5 +54,64 @@ func TestOneClientNeverVouchesForAnother(t *testing.T) {
 	}).Build()
 	if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, second, nil, desired(), opts, ensure.NoOwner()); !errors.Is(err, boom) {
 		t.Errorf("Ensure through a second client: %v after %d patches, want the injected error: the first client's memory skipped the write", err, patches)
+	}
+}
+
+// valueClient is a client whose type cannot be compared (a struct value
+// with a func field), as controller-runtime v0.22's interceptor client is.
+type valueClient struct {
+	client.Client
+	note func()
+}
+
+// TestValueClientsKeptApart: clients whose type cannot be compared still
+// each get their own memory — a second one, whose store holds the same
+// object (same name, no UID, same resourceVersion), is never skipped on
+// the first's word — and one keeps its memory across calls (1 write for
+// 3 calls).
+func TestValueClientsKeptApart(t *testing.T) {
+	ctx := context.Background()
+	desired := func() *rbacv1ac.RoleBindingApplyConfiguration {
+		return rbacv1ac.RoleBinding("reader", "team").
+			WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup(rbacv1.GroupName).WithKind("ClusterRole").WithName("view"))
+	}
+	seeded := func() *rbacv1.RoleBinding {
+		return &rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: "reader", Namespace: "team"},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "view"},
+		}
+	}
+	opts := ensure.FieldManager("value-clients-test")
+	patches := 0
+	counted := fake.NewClientBuilder().WithObjects(seeded()).WithInterceptorFuncs(interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, o ...client.PatchOption) error {
+			patches++
+			return c.Patch(ctx, obj, p, o...)
+		},
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, o ...client.ApplyOption) error {
+			patches++
+			return c.Apply(ctx, obj, o...)
+		},
+	}).Build()
+	first := valueClient{Client: counted}
+	for i := 0; i < 3; i++ {
+		if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, first, nil, desired(), opts, ensure.NoOwner()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if patches != 1 {
+		t.Errorf("%d writes through one value client for 3 calls with the same desired state, want 1", patches)
+	}
+	boom := errors.New("boom")
+	second := valueClient{Client: fake.NewClientBuilder().WithObjects(seeded()).WithInterceptorFuncs(interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, o ...client.PatchOption) error {
+			return boom
+		},
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, o ...client.ApplyOption) error {
+			return boom
+		},
+	}).Build()}
+	if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, second, nil, desired(), opts, ensure.NoOwner()); !errors.Is(err, boom) {
+		t.Errorf("Ensure through a second value client: %v, want the injected error: the first client's memory skipped the write", err)
 	}
 }
