@@ -69,7 +69,7 @@ bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and cont
 	bash hack/bench-gen.sh
 
 seeds: envtest-assets ## the seed operators fixed in their own code, before and after on envtest (docs/seeds.md; needs their clones, see hack/seeds.sh)
-	bash hack/seeds.sh kargo
+	bash hack/seeds.sh all
 
 example: envtest-assets ## run the example operator (examples/controller) on a local kube-apiserver and print what it costs
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" $(GO) run ./examples/controller/run

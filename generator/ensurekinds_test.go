@@ -126,7 +126,7 @@ func TestEnsureKindWithoutApplyConfigurations(t *testing.T) {
 	if strings.Join(files, " ") != strings.Join(want, " ") {
 		t.Errorf("wrote %v, want %v (Gizmo and what it reaches, not Thing or Status)", files, want)
 	}
-	if !strings.Contains(log.String(), "generating builders for what the --ensure-kinds reach in 1 package(s) whose modules ship no apply configurations this module can build: "+pkg) {
+	if !strings.Contains(log.String(), "generating builders of what the run reaches in 1 package(s) whose modules ship no apply configurations this module can build: "+pkg) {
 		t.Errorf("-v does not say what was generated and why:\n%s", log.String())
 	}
 

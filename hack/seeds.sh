@@ -7,13 +7,21 @@
 # after, its pins unchanged; and its seed scenario on envtest before and
 # after, counted. Not part of `make test`: it needs the operators' code.
 #
-# Usage: hack/seeds.sh [kargo]
+# Usage: hack/seeds.sh [kargo|nso|all]
 #
 # The Go module proxy refuses some of these modules, so the script takes
 # a git clone of each operator, fetched as a public repository:
 #   KARGO_REPO  a clone of github.com/akuity/kargo holding commit ac76edede
 #               (default /work/.mirror/akuity+kargo/repo, where the
 #               session's fetch puts it)
+#   NSO_REPO    a clone of github.com/datum-cloud/network-services-operator
+#               holding a4ae50b; it requires module versions the proxy
+#               refuses, served from clones by hack/seeds/modproxy:
+#               MCR_REPO (kubernetes-sigs/multicluster-runtime, cda86980358b),
+#               ENVOY_GATEWAY_REPO (envoyproxy/gateway, v1.5.1), MILO_REPO
+#               (datum-cloud/milo, v0.7.4), DNS_OPERATOR_REPO
+#               (datum-cloud/dns-operator, v0.5.1); defaults under
+#               /work/.mirror as for Kargo
 # Work happens in SEEDS_WORK (default .cache/seeds), wiped per operator.
 set -euo pipefail
 export GOTOOLCHAIN=local
@@ -92,7 +100,70 @@ kargo() {
   cd "$root"
 }
 
-case "${1:-kargo}" in
+nso() {
+  local mirror=/work/.mirror
+  local repo=${NSO_REPO:-$mirror/datum-cloud+network-services-operator/repo}
+  if ! git -C "$repo" cat-file -e a4ae50b 2>/dev/null; then
+    echo "seeds: no network-services-operator clone with commit a4ae50b at $repo: clone https://github.com/datum-cloud/network-services-operator and set NSO_REPO" >&2
+    exit 1
+  fi
+  # The versions it pins that the proxy refuses, from clones, checked
+  # against its go.sum by the go command.
+  local proxy=$work/nso-proxy
+  rm -rf "$proxy"
+  (cd "$root" && go run ./hack/seeds/modproxy -dir "$proxy" \
+    "sigs.k8s.io/multicluster-runtime@v0.22.4-beta.1.0.20260121175728-cda86980358b=${MCR_REPO:-$mirror/kubernetes-sigs+multicluster-runtime/repo}@cda86980358b" \
+    "github.com/envoyproxy/gateway@v1.5.1=${ENVOY_GATEWAY_REPO:-$mirror/envoyproxy+gateway/repo}@v1.5.1" \
+    "go.miloapis.com/milo@v0.7.4=${MILO_REPO:-$mirror/datum-cloud+milo/repo}@v0.7.4" \
+    "go.miloapis.com/dns-operator@v0.5.1=${DNS_OPERATOR_REPO:-$mirror/datum-cloud+dns-operator/repo}@v0.5.1")
+  export GOPROXY="file://$proxy,${GOPROXY:-https://proxy.golang.org}"
+  local dir=$work/nso pkgs=./internal/controller/
+  rm -rf "$dir"
+  git clone -q "$repo" "$dir"
+  cd "$dir"
+  git checkout -q a4ae50b
+  pins >"$work/nso.pins.before"
+  scenario() {
+    cp "$root/hack/seeds/nso_seed_test.go.txt" internal/controller/zz_ssagen_seed_test.go
+    SEED_GATEWAY_API_DIR=$(go list -m -f '{{.Dir}}' sigs.k8s.io/gateway-api) \
+      SEED_ENVOY_GATEWAY_DIR=$(go list -m -f '{{.Dir}}' github.com/envoyproxy/gateway) \
+      KUBEBUILDER_ASSETS=$assets go test -count=1 -v -tags ssagenseed -run '^TestSSAgenSeed$' $pkgs 2>&1 | grep -E '^SEED|^(FAIL|ok|---)' || true
+    rm -f internal/controller/zz_ssagen_seed_test.go
+  }
+
+  say "network-services-operator a4ae50b: before"
+  go build ./... && echo "build: ok"
+  go vet $pkgs && echo "go vet: ok"
+  tests $pkgs
+  scenario
+
+  say "ssagen generate (its API with --ensure; Gateway, HTTPRoute, HTTPRouteFilter, EndpointSlice with --ensure-kinds)"
+  go mod edit -require=github.com/ssagen/ssagen/ensure@v0.0.0-00010101000000-000000000000 -replace=github.com/ssagen/ssagen/ensure="$root/ensure"
+  "$bin" generate -v --ensure --ensure-kinds sigs.k8s.io/gateway-api/apis/v1.Gateway,sigs.k8s.io/gateway-api/apis/v1.HTTPRoute,github.com/envoyproxy/gateway/api/v1alpha1.HTTPRouteFilter,k8s.io/api/discovery/v1.EndpointSlice --output-dir internal/ssa ./api/... 2>&1 | grep -v '^wrote '
+  echo "files: $(find internal/ssa -name '*.go' | wc -l)"
+  go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
+
+  say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
+  "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+
+  say "the HTTPProxy controller's sites rewritten by hand (hack/seeds/nso-rewrite.py; docs/seeds.md)"
+  python3 "$root/hack/seeds/nso-rewrite.py"
+  gofmt -w internal/controller
+  git diff --stat -- internal/controller
+
+  say "network-services-operator: after"
+  go build ./... && echo "build: ok"
+  go vet $pkgs && echo "go vet: ok"
+  tests $pkgs
+  pins >"$work/nso.pins.after"
+  if diff "$work/nso.pins.before" "$work/nso.pins.after" >/dev/null; then echo "pins: unchanged"; else echo "pins: CHANGED"; diff "$work/nso.pins.before" "$work/nso.pins.after" || true; fi
+  scenario
+  cd "$root"
+}
+
+case "${1:-all}" in
 kargo) kargo ;;
-*) echo "usage: hack/seeds.sh [kargo]" >&2; exit 2 ;;
+nso) nso ;;
+all) kargo; nso ;;
+*) echo "usage: hack/seeds.sh [kargo|nso|all]" >&2; exit 2 ;;
 esac

@@ -274,7 +274,7 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 		vendored[p] = true
 	}
 	if cfg.Log != nil && len(vendored) > 0 {
-		fmt.Fprintf(cfg.Log, "generating builders for what the --ensure-kinds reach in %d package(s) whose modules ship no apply configurations this module can build: %s\n", len(vendored), strings.Join(sortedKeys(vendored), ", "))
+		fmt.Fprintf(cfg.Log, "generating builders of what the run reaches in %d package(s) whose modules ship no apply configurations this module can build: %s\n", len(vendored), strings.Join(sortedKeys(vendored), ", "))
 		for _, p := range sortedKeys(force) {
 			fmt.Fprintf(cfg.Log, "  %s: %s\n", p, force[p])
 		}

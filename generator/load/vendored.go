@@ -122,8 +122,9 @@ func (l *loader) vendoredWarnings() (own, vendored []diag.Error) {
 // vendorable lists, once the apply configurations of other modules are
 // resolved, the packages still to vendor: those of --ensure-kinds whose
 // module's apply configurations were found but do not build here or do
-// not fit, and those of the struct types vendored packages reach that
-// have none. Not in the controller-gen layout, not a package a flag maps
+// not fit, and those of the struct types generated types reach — the
+// user's own or vendored — that have none: a dependency the user cannot
+// change gets builders in the tree rather than an error. Not in the controller-gen layout, not a package a flag maps
 // or k8s.io/api (client-go's: requiring client-go is the fix), nor one
 // vendored already: those stay errors, reported as before.
 func (l *loader) vendorable(external []*model.GroupVersion, force map[string]string) map[string]string {
@@ -156,9 +157,6 @@ func (l *loader) vendorable(external []*model.GroupVersion, force map[string]str
 		}
 	}
 	for _, in := range l.sortedInputs() {
-		if !in.vendored {
-			continue
-		}
 		for _, t := range in.gv.Types {
 			for _, f := range t.Fields {
 				eachNamed(f.Type, map[*model.Type]bool{}, func(n *model.Type) {

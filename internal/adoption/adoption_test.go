@@ -800,7 +800,10 @@ func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
 	})
 	t.Run("misfit and missing", func(t *testing.T) {
 		// A local module whose apply configuration lacks a field of its
-		// type, and a type package with none.
+		// type, and a type package with none: the user cannot change
+		// either, so their builders are generated in the tree, and -v says
+		// why. Mapped by a flag to a package that is not there, the error
+		// stays: a flag is the user's word, never overruled.
 		third := t.TempDir()
 		write(t, filepath.Join(third, "go.mod"), "module example.com/third\n\ngo 1.26.0\n")
 		write(t, filepath.Join(third, "apis", "v1", "types.go"), "package v1\n\ntype Ref struct {\n\tName string `json:\"name\"`\n\tPort int32 `json:\"port,omitempty\"`\n}\n")
@@ -811,21 +814,33 @@ func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
 		write(t, filepath.Join(mod, "api", "v1", "types.go"), thirdPartyTypes)
 		write(t, filepath.Join(mod, "main.go"), "package main\n\nimport _ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\nfunc main() {}\n")
 		run(t, mod, "go", "mod", "tidy")
-		cmd := exec.Command(bin, "generate", "--output-dir", "pkg/ac", "./api/...")
-		cmd.Dir = mod
-		out, err := cmd.CombinedOutput()
-		if err == nil {
-			t.Fatalf("a misfit apply configuration was used:\n%s", out)
-		}
+		out := run(t, mod, bin, "generate", "-v", "--output-dir", "pkg/ac", "./api/...")
 		for _, want := range []string{
-			"api/v1/types.go:12:2: WidgetSpec.Ref has type example.com/third/apis/v1.Ref, which has no apply configuration",
+			"in 2 package(s) whose modules ship no apply configurations this module can build: example.com/third/apis/v1, example.com/third/bare/v1",
 			"applyconfiguration/apis/v1.RefApplyConfiguration lacks port",
-			"api/v1/types.go:13:2: WidgetSpec.Thing has type example.com/third/bare/v1.Thing, which has no apply configuration",
-			"for packages under an applyconfiguration folder ending in bare/v1: none found",
+			"example.com/third/bare/v1: its module ships none",
 		} {
-			if !strings.Contains(string(out), want) {
-				t.Errorf("the error lacks %q:\n%s", want, out)
+			if !strings.Contains(out, want) {
+				t.Errorf("-v lacks %q:\n%s", want, out)
 			}
+		}
+		for _, f := range []string{"pkg/ac/apis/v1/ref.go", "pkg/ac/bare/v1/thing.go", "pkg/ac/api/v1/widgetspec.go"} {
+			if _, err := os.Stat(filepath.Join(mod, f)); err != nil {
+				t.Errorf("no %s: %v", f, err)
+			}
+		}
+		run(t, mod, "go", "build", "./...")
+		run(t, mod, "go", "vet", "./...")
+
+		os.RemoveAll(filepath.Join(mod, "pkg"))
+		cmd := exec.Command(bin, "generate", "--output-dir", "pkg/ac", "--external-applyconfigurations", "example.com/third/apis/v1:example.com/third/applyconfiguration/elsewhere", "./api/...")
+		cmd.Dir = mod
+		errOut, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Fatalf("a mapping to a missing package was overruled:\n%s", errOut)
+		}
+		if want := "WidgetSpec.Ref has type example.com/third/apis/v1.Ref, which has no apply configuration"; !strings.Contains(string(errOut), want) {
+			t.Errorf("the error lacks %q:\n%s", want, errOut)
 		}
 		if _, err := os.Stat(filepath.Join(mod, "pkg")); !os.IsNotExist(err) {
 			t.Errorf("output was written despite the error: %v", err)
@@ -876,7 +891,7 @@ func TestEnsureKindsVendored(t *testing.T) {
 		t.Errorf("wrote %v\nwant %v (Filter and what it reaches; not Other)", files, want)
 	}
 	for _, s := range []string{
-		"generating builders for what the --ensure-kinds reach in 3 package(s) whose modules ship no apply configurations this module can build: example.com/fourth/apis/v1, example.com/third/apis/v1, example.com/third/common",
+		"generating builders of what the run reaches in 3 package(s) whose modules ship no apply configurations this module can build: example.com/fourth/apis/v1, example.com/third/apis/v1, example.com/third/common",
 		"example.com/fourth/applyconfiguration/apis/v1 (module example.com/fourth@v0.0.0) fits but does not build in this module",
 		"note: 1 warning(s) about the markers of other modules' packages",
 	} {

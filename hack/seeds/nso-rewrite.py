@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""The hand rewrite of network-services-operator's HTTPProxy controller
+(a4ae50b) that docs/seeds.md explains: run by hack/seeds.sh in the
+operator's checkout, after `ssagen generate` wrote internal/ssa.
+
+ssagen vet -fix declines the four CreateOrUpdate sites: each object is a
+copy of a typed desired object that collectDesiredResources computes
+whole, and the result is logged. As docs/vet.md ("CreateOrUpdate by hand")
+says, the rewrite builds each apply configuration from that desired
+object and calls the generated helper:
+
+- the desired object is carried into its apply configuration by JSON
+  (applyConfigurationOf): the controller computed the whole spec and
+  CreateOrUpdate already replaced it whole (`gateway.Spec = desired.Spec`),
+  so the apply claims the same fields it wrote before; its status is left
+  out;
+- the conflict check of each mutate function (hasControllerConflict ->
+  AlreadyExists) is the helper's ErrAlreadyControlled, handled as before;
+- the Gateway's listener hostname carry-forward goes: the hostnames the
+  gateway controller writes are its fields, which an apply that leaves
+  them out never touches;
+- the EndpointSlice annotation sync goes: an apply that stops sending an
+  annotation it set removes it;
+- the status Update in the deferred function becomes EnsureHTTPProxyStatus
+  (a status apply, no resourceVersion, skipped when nothing changed).
+
+Every edit checks that the text it replaces is there, and fails loudly
+otherwise.
+"""
+import sys
+
+PATH = "internal/controller/httpproxy_controller.go"
+src = open(PATH).read()
+
+
+def replace(old, new, count=1):
+    global src
+    n = src.count(old)
+    if n != count:
+        sys.exit(f"nso-rewrite: expected {count} occurrence(s) of:\n{old}\nfound {n}")
+    src = src.replace(old, new)
+
+
+def replace_between(start, end, new):
+    """Replaces the text from start up to and including end (both unique)."""
+    global src
+    i = src.find(start)
+    j = src.find(end, i)
+    if i < 0 or j < 0 or src.count(start) != 1:
+        sys.exit(f"nso-rewrite: cannot find the block starting with:\n{start}")
+    src = src[:i] + new + src[j + len(end):]
+
+
+MOD = "go.datum.net/network-services-operator/internal/ssa"
+replace('''import (
+	"context"
+	"errors"
+''', f'''import (
+	"context"
+	"encoding/json"
+	"errors"
+''')
+replace('''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alpha"
+''', f'''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alpha"
+	proxyac "{MOD}/api/v1alpha"
+	proxyensure "{MOD}/api/v1alpha/ensure"
+	gatewayv1ac "{MOD}/apis/v1"
+	gatewayv1ensure "{MOD}/apis/v1/ensure"
+	discoveryv1ensure "{MOD}/discovery/v1/ensure"
+	routefilterac "{MOD}/gateway/v1alpha1"
+	routefilterensure "{MOD}/gateway/v1alpha1/ensure"
+	ssaensure "github.com/ssagen/ssagen/ensure"
+	discoveryv1ac "k8s.io/client-go/applyconfigurations/discovery/v1"
+''')
+
+# The status Update in the deferred function.
+replace('''		if !equality.Semantic.DeepEqual(httpProxy.Status, httpProxyCopy.Status) {
+			httpProxy.Status = httpProxyCopy.Status
+			if statusErr := cl.GetClient().Status().Update(ctx, &httpProxy); statusErr != nil {''',
+        '''		if !equality.Semantic.DeepEqual(httpProxy.Status, httpProxyCopy.Status) {
+			status, statusErr := applyConfigurationOf(proxyac.HTTPProxyStatus(), httpProxyCopy.Status)
+			if statusErr == nil {
+				_, _, statusErr = proxyensure.EnsureHTTPProxyStatus(ctx, cl.GetClient(), proxyac.HTTPProxy(httpProxy.Name, httpProxy.Namespace).WithStatus(status))
+			}
+			if statusErr != nil {''')
+
+
+def conflict(kind, name_expr):
+    return f'''			programmedCondition.Status = metav1.ConditionFalse
+			programmedCondition.Reason = networkingv1alpha.HTTPProxyReasonConflict
+			programmedCondition.Message = fmt.Sprintf("Underlying {kind} with the name %q already exists and is owned by a different resource.", {name_expr})
+			return ctrl.Result{{}}, nil'''
+
+
+# The Gateway.
+replace_between('''	gateway := desiredResources.gateway.DeepCopy()
+''', '''	logger.Info("processed gateway", "name", gateway.Name, "result", result)
+''', f'''	gatewayApply, err := applyConfigurationOf(gatewayv1ac.Gateway(desiredResources.gateway.Name, desiredResources.gateway.Namespace), desiredResources.gateway)
+	if err != nil {{
+		return ctrl.Result{{}}, err
+	}}
+	gateway, result, err := gatewayv1ensure.EnsureGateway(ctx, cl.GetClient(), &httpProxy, gatewayApply)
+	if err != nil {{
+		if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
+{conflict("Gateway", "desiredResources.gateway.Name")}
+		}}
+		return ctrl.Result{{}}, fmt.Errorf("failed updating gateway resource: %w", err)
+	}}
+
+	logger.Info("processed gateway", "name", gateway.Name, "result", result)
+''')
+
+# The HTTPRouteFilters.
+replace_between('''		for _, desiredFilter := range desiredResources.httpRouteFilters {
+			httpRouteFilter := desiredFilter.DeepCopy()
+''', '''			logger.Info("processed httproutefilter", "name", httpRouteFilter.Name, "result", result)
+''', '''		for _, desiredFilter := range desiredResources.httpRouteFilters {
+			filterApply, err := applyConfigurationOf(routefilterac.HTTPRouteFilter(desiredFilter.Name, desiredFilter.Namespace), desiredFilter)
+			if err != nil {
+				return ctrl.Result{}, err
+			}
+			httpRouteFilter, result, err := routefilterensure.EnsureHTTPRouteFilter(ctx, cl.GetClient(), &httpProxy, filterApply)
+			if err != nil {
+				return ctrl.Result{}, fmt.Errorf("failed updating httproutefilter resource: %w", err)
+			}
+			logger.Info("processed httproutefilter", "name", httpRouteFilter.Name, "result", result)
+''')
+
+# The HTTPRoute.
+replace_between('''	httpRoute := desiredResources.httpRoute.DeepCopy()
+''', '''	logger.Info("processed httproute", "name", httpRoute.Name, "result", result)
+''', f'''	routeApply, err := applyConfigurationOf(gatewayv1ac.HTTPRoute(desiredResources.httpRoute.Name, desiredResources.httpRoute.Namespace), desiredResources.httpRoute)
+	if err != nil {{
+		return ctrl.Result{{}}, err
+	}}
+	httpRoute, result, err := gatewayv1ensure.EnsureHTTPRoute(ctx, cl.GetClient(), &httpProxy, routeApply)
+	if err != nil {{
+		if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
+{conflict("HTTPRoute", "desiredResources.httpRoute.Name")}
+		}}
+		return ctrl.Result{{}}, fmt.Errorf("failed updating httproute resource: %w", err)
+	}}
+
+	logger.Info("processed httproute", "name", httpRoute.Name, "result", result)
+''')
+
+# The EndpointSlices.
+replace_between('''	for _, desiredEndpointSlice := range desiredResources.endpointSlices {
+		endpointSlice := desiredEndpointSlice.DeepCopy()
+''', '''		logger.Info("processed endpointslice", "result", result, "name", desiredEndpointSlice.Name)
+''', f'''	for _, desiredEndpointSlice := range desiredResources.endpointSlices {{
+		sliceApply, err := applyConfigurationOf(discoveryv1ac.EndpointSlice(desiredEndpointSlice.Name, desiredEndpointSlice.Namespace), desiredEndpointSlice)
+		if err != nil {{
+			return ctrl.Result{{}}, err
+		}}
+		_, result, err := discoveryv1ensure.EnsureEndpointSlice(ctx, cl.GetClient(), &httpProxy, sliceApply)
+		if err != nil {{
+			if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
+{conflict("EndpointSlice", "desiredEndpointSlice.Name")}
+			}}
+
+			return ctrl.Result{{}}, fmt.Errorf("failed to create or update endpointslice: %w", err)
+		}}
+
+		logger.Info("processed endpointslice", "result", result, "name", desiredEndpointSlice.Name)
+''')
+
+src = src.rstrip("\n") + '''
+
+// applyConfigurationOf carries a value this controller computes whole (a
+// desired child, the status) into the apply configuration ac, as JSON
+// writes it; a child's status is left out, as it is its controller's.
+func applyConfigurationOf[T any](ac *T, v any) (*T, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err == nil {
+		delete(fields, "status")
+		if _, isObject := fields["metadata"]; isObject {
+			if b, err = json.Marshal(fields); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := json.Unmarshal(b, ac); err != nil {
+		return nil, err
+	}
+	return ac, nil
+}
+'''
+open(PATH, "w").write(src)
+print("nso-rewrite: 4 CreateOrUpdate sites and the status Update of the HTTPProxy controller rewritten")
