@@ -177,6 +177,13 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 		return "", err
 	}
 	res, err := apply(ctx, c, owner, in, obj, sub, o)
+	if _, ok := obj.(runtime.Unstructured); !ok {
+		// A typed object comes back as the client's own writes leave it:
+		// without apiVersion and kind (client-go's decoder and the fake
+		// client clear them), so a caller's comparison with what an Update
+		// used to return sees no difference.
+		obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	}
 	label := string(res)
 	if err != nil {
 		label = "error"

@@ -115,3 +115,23 @@ func TestValueClientsKeptApart(t *testing.T) {
 		t.Errorf("Ensure through a second value client: %v, want the injected error: the first client's memory skipped the write", err)
 	}
 }
+
+// TestTypedAnswerAsTheClientLeavesIt: the typed object a helper returns
+// carries no apiVersion and kind, as after the client's own Update or
+// Patch, so a unit test comparing it with what the Update returned before
+// the migration (agent-sandbox's TestReconcilePod) still holds — created,
+// then skipped.
+func TestTypedAnswerAsTheClientLeavesIt(t *testing.T) {
+	ctx := context.Background()
+	c := fake.NewClientBuilder().Build()
+	for i := 0; i < 2; i++ {
+		rb, res, err := rbacv1ensure.EnsureRoleBinding(ctx, c, nil, rbacv1ac.RoleBinding("reader", "team").
+			WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup(rbacv1.GroupName).WithKind("ClusterRole").WithName("view")), ensure.NoOwner())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rb.Kind != "" || rb.APIVersion != "" || rb.Name != "reader" || rb.RoleRef.Name != "view" {
+			t.Errorf("call %d (%s): returned %+v %s/%s, want the object without apiVersion and kind", i+1, res, rb.TypeMeta, rb.Namespace, rb.Name)
+		}
+	}
+}
