@@ -7,7 +7,7 @@
 # after, its pins unchanged; and its seed scenario on envtest before and
 # after, counted. Not part of `make test`: it needs the operators' code.
 #
-# Usage: hack/seeds.sh [kargo|nso|all]
+# Usage: hack/seeds.sh [kargo|nso|agent-sandbox|all]
 #
 # The Go module proxy refuses some of these modules, so the script takes
 # a git clone of each operator, fetched as a public repository:
@@ -22,6 +22,9 @@
 #               (datum-cloud/milo, v0.7.4), DNS_OPERATOR_REPO
 #               (datum-cloud/dns-operator, v0.5.1); defaults under
 #               /work/.mirror as for Kargo
+#   AGENT_SANDBOX_REPO  a clone of github.com/kubernetes-sigs/agent-sandbox
+#               holding 51814a80 (main before PRs #509/#508, the code its
+#               issue #527 measured)
 # Work happens in SEEDS_WORK (default .cache/seeds), wiped per operator.
 set -euo pipefail
 export GOTOOLCHAIN=local
@@ -139,7 +142,7 @@ nso() {
 
   say "ssagen generate (its API with --ensure; Gateway, HTTPRoute, HTTPRouteFilter, EndpointSlice with --ensure-kinds)"
   go mod edit -require=github.com/ssagen/ssagen/ensure@v0.0.0-00010101000000-000000000000 -replace=github.com/ssagen/ssagen/ensure="$root/ensure"
-  "$bin" generate -v --ensure --ensure-kinds sigs.k8s.io/gateway-api/apis/v1.Gateway,sigs.k8s.io/gateway-api/apis/v1.HTTPRoute,github.com/envoyproxy/gateway/api/v1alpha1.HTTPRouteFilter,k8s.io/api/discovery/v1.EndpointSlice --output-dir internal/ssa ./api/... 2>&1 | grep -v '^wrote '
+  "$bin" generate -v --ensure --ensure-kinds sigs.k8s.io/gateway-api/apis/v1.Gateway,sigs.k8s.io/gateway-api/apis/v1.HTTPRoute,github.com/envoyproxy/gateway/api/v1alpha1.HTTPRouteFilter,k8s.io/api/discovery/v1.EndpointSlice --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
   echo "files: $(find internal/ssa -name '*.go' | wc -l)"
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
 
@@ -161,9 +164,57 @@ nso() {
   cd "$root"
 }
 
+agentsandbox() {
+  local repo=${AGENT_SANDBOX_REPO:-/work/.mirror/kubernetes-sigs+agent-sandbox/repo}
+  if ! git -C "$repo" cat-file -e 51814a80 2>/dev/null; then
+    echo "seeds: no agent-sandbox clone with commit 51814a80 at $repo: clone https://github.com/kubernetes-sigs/agent-sandbox and set AGENT_SANDBOX_REPO" >&2
+    exit 1
+  fi
+  local dir=$work/agent-sandbox pkgs=./controllers/
+  rm -rf "$dir"
+  git clone -q "$repo" "$dir"
+  cd "$dir"
+  git checkout -q 51814a80
+  pins >"$work/agent-sandbox.pins.before"
+  scenario() {
+    cp "$root/hack/seeds/agentsandbox_seed_test.go.txt" controllers/zz_ssagen_seed_test.go
+    KUBEBUILDER_ASSETS=$assets go test -count=1 -v -tags ssagenseed -run '^TestSSAgenSeed$' $pkgs 2>&1 | grep -E '^SEED|^(FAIL|ok|---)' || true
+    rm -f controllers/zz_ssagen_seed_test.go
+  }
+
+  say "agent-sandbox 51814a80: before"
+  go build ./... && echo "build: ok"
+  go vet $pkgs && echo "go vet: ok"
+  tests $pkgs
+  scenario
+
+  say "ssagen generate (its API with --ensure; Pod with --ensure-kinds)"
+  go mod edit -require=github.com/ssagen/ssagen/ensure@v0.0.0-00010101000000-000000000000 -replace=github.com/ssagen/ssagen/ensure="$root/ensure"
+  "$bin" generate -v --ensure --ensure-kinds k8s.io/api/core/v1.Pod --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
+  go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
+
+  say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
+  "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+
+  say "the Sandbox controller rewritten by hand (hack/seeds/agentsandbox-rewrite.py; docs/seeds.md)"
+  python3 "$root/hack/seeds/agentsandbox-rewrite.py"
+  gofmt -w controllers
+  git diff --stat -- controllers
+
+  say "agent-sandbox: after"
+  go build ./... && echo "build: ok"
+  go vet $pkgs && echo "go vet: ok"
+  tests $pkgs
+  pins >"$work/agent-sandbox.pins.after"
+  if diff "$work/agent-sandbox.pins.before" "$work/agent-sandbox.pins.after" >/dev/null; then echo "pins: unchanged"; else echo "pins: CHANGED"; diff "$work/agent-sandbox.pins.before" "$work/agent-sandbox.pins.after" || true; fi
+  scenario
+  cd "$root"
+}
+
 case "${1:-all}" in
 kargo) kargo ;;
 nso) nso ;;
-all) kargo; nso ;;
-*) echo "usage: hack/seeds.sh [kargo|nso|all]" >&2; exit 2 ;;
+agent-sandbox) agentsandbox ;;
+all) kargo; agentsandbox; nso ;;
+*) echo "usage: hack/seeds.sh [kargo|nso|agent-sandbox|all]" >&2; exit 2 ;;
 esac
