@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -129,6 +130,7 @@ func summary(o options, found []finding, rewritten map[*finding]bool, declined m
 	}
 	fmt.Fprintf(o.stderr, "; %d left\n", len(left))
 	groups := map[string][]*finding{}
+	details := map[*finding]string{}
 	for _, f := range left {
 		why := declined[f]
 		if why == "" {
@@ -137,7 +139,11 @@ func summary(o options, found []finding, rewritten map[*finding]bool, declined m
 		if why == "" {
 			why = "no automatic fix for " + f.diag.Category + " (docs/vet.md shows the rewrite by hand)"
 		}
-		groups[why] = append(groups[why], f)
+		general, detail := splitDetail(why)
+		if detail != "" {
+			details[f] = detail
+		}
+		groups[general] = append(groups[general], f)
 	}
 	reasons := make([]string, 0, len(groups))
 	for r := range groups {
@@ -152,9 +158,25 @@ func summary(o options, found []finding, rewritten map[*finding]bool, declined m
 	for _, r := range reasons {
 		fmt.Fprintf(o.stderr, "  %d × %s\n", len(groups[r]), r)
 		for _, f := range groups[r] {
+			if d := details[f]; d != "" {
+				fmt.Fprintf(o.stderr, "      %s (%s): %s\n", o.relPos(f.pos), f.diag.Category, d)
+				continue
+			}
 			fmt.Fprintf(o.stderr, "      %s (%s)\n", o.relPos(f.pos), f.diag.Category)
 		}
 	}
+}
+
+// detailRE finds the part of a reason that names one site's expression
+// (the typed object a CreateOrUpdate copies), so sites group by reason.
+var detailRE = regexp.MustCompile(`^(.*built elsewhere) \((.*?)\)(, not a literal.*)$`)
+
+// splitDetail returns the reason without the site's own detail, and it.
+func splitDetail(why string) (general, detail string) {
+	if m := detailRE.FindStringSubmatch(why); m != nil {
+		return m[1] + m[3], m[2]
+	}
+	return why, ""
 }
 
 // toCandidate turns the first suggested fix of f into byte edits.
