@@ -167,7 +167,7 @@ func (l *loader) resolveExternal() {
 		// structured-merge-diff v4): say so here, not in a broken build.
 		mode |= packages.NeedTypes
 	}
-	pkgs, err := loadPackages(&packages.Config{Mode: mode, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
+	pkgs, err := l.loadPackages(&packages.Config{Mode: mode, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
 	if err != nil {
 		for _, p := range paths {
 			l.externalErr[p] = err.Error() // reported per field and per kind with this cause

@@ -62,6 +62,8 @@ type Config struct {
 	// Log, if set, gets a line for each type package whose apply
 	// configurations were found without a flag, and where.
 	Log io.Writer
+	// loadPackages replaces packages.Load when set (tests).
+	loadPackages packagesLoad
 }
 
 const (
@@ -157,10 +159,11 @@ func matchesAny(patterns []string, pkgPath string) bool {
 	return false
 }
 
-// loadPackages is packages.Load; a run calls it twice at most: the input
+// packagesLoad is packages.Load or, in tests, a function that counts the
+// loads (Config.loadPackages): a run calls it twice at most, the input
 // with the packages of --ensure-kinds, then the apply configurations they
-// use (TestTwoPackageLoads counts).
-var loadPackages = packages.Load
+// use (TestTwoPackageLoads).
+type packagesLoad func(*packages.Config, ...string) ([]*packages.Package, error)
 
 // Load reads the packages and builds the model. Its error is a diag.Errors
 // listing every problem found.
@@ -213,6 +216,10 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 		unexported:  map[*model.Type][]token.Position{},
 
 		typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
+		loadPackages:    cfg.loadPackages,
+	}
+	if l.loadPackages == nil {
+		l.loadPackages = packages.Load
 	}
 	// One load for the input and the packages of --ensure-kinds; the
 	// other (resolveExternal) finds the apply configurations they use.
@@ -226,7 +233,7 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 		Tests:      false,
 	}
 	patterns := append(append([]string(nil), cfg.Patterns...), ensurePaths...)
-	all, err := loadInput(loadCfg, patterns)
+	all, err := loadInput(l.loadPackages, loadCfg, patterns)
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 	}
@@ -263,7 +270,7 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 	if len(extra) > 0 {
 		l.fset = token.NewFileSet()
 		loadCfg.Fset = l.fset
-		if all, err = loadInput(loadCfg, append(patterns, extra...)); err != nil {
+		if all, err = loadInput(l.loadPackages, loadCfg, append(patterns, extra...)); err != nil {
 			return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 		}
 		if cfg.Log != nil && len(shared) > 0 {
@@ -430,6 +437,8 @@ type loader struct {
 	// unexported holds where each struct declares unexported fields,
 	// which encoding/json skips and controller-gen does not.
 	unexported map[*model.Type][]token.Position
+	// loadPackages loads packages (packages.Load but in tests).
+	loadPackages packagesLoad
 	// untypedField is set while the type of a field marked schemaless or
 	// preserve-unknown-fields is modelled: interface{} is legal there.
 	untypedField bool

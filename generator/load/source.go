@@ -48,11 +48,11 @@ type listed struct {
 	Error      *struct{ Pos, Err string }
 }
 
-// loadInput is the run's first load: packages.Load (through loadPackages)
-// when the build cache holds the dependencies' export data, the source
-// loader when it does not. SSAGEN_LOAD=source or =export forces one (for
-// tests and benchmarks).
-func loadInput(cfg *packages.Config, patterns []string) ([]*packages.Package, error) {
+// loadInput is the run's first load: load (packages.Load) when the build
+// cache holds the dependencies' export data, the source loader when it
+// does not. SSAGEN_LOAD=source or =export forces one (for tests and
+// benchmarks).
+func loadInput(load packagesLoad, cfg *packages.Config, patterns []string) ([]*packages.Package, error) {
 	force := os.Getenv("SSAGEN_LOAD")
 	if force != "export" {
 		list, err := listDeps(cfg, patterns)
@@ -60,7 +60,7 @@ func loadInput(cfg *packages.Config, patterns []string) ([]*packages.Package, er
 			return loadFromSource(cfg, list), nil
 		}
 	}
-	return loadPackages(cfg, patterns...)
+	return load(cfg, patterns...)
 }
 
 // coldThreshold is how many dependencies may lack export data before the
