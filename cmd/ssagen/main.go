@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -49,6 +50,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "generate":
+		// The command owns its process: most of what a load parses is
+		// garbage once its package is checked, and collecting it less
+		// often saves about a tenth of a cold run. The generator library
+		// changes no process-wide setting.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		return generate(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)

@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -114,10 +113,6 @@ func cold(list []*listed) bool {
 // by type-checking every package from source: the roots in full, their
 // dependencies without function bodies.
 func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
-	// Most of what is parsed is garbage once its package is checked;
-	// collecting it less often saves about a tenth of the time, and the
-	// cold path is the one whose time counts.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	fset := cfg.Fset
 	if fset == nil {
 		fset = token.NewFileSet()
