@@ -7,23 +7,23 @@ import (
 	"testing"
 
 	"github.com/ssagen/ssagen/generator"
+	"github.com/ssagen/ssagen/generator/load"
 )
 
-// renderWith renders cfg with the first load forced to mode ("export":
-// go/packages over the build cache's export data; "source": every
+// renderWith renders cfg with the first load forced to l (LoaderExport:
+// go/packages over the build cache's export data; LoaderSource: every
 // dependency type-checked from source, what a cold build cache gets).
-func renderWith(t *testing.T, mode string, cfg generator.Config) ([]generator.Tree, error) {
+func renderWith(t *testing.T, l load.Loader, cfg generator.Config) ([]generator.Tree, error) {
 	t.Helper()
-	t.Setenv("SSAGEN_LOAD", mode)
-	return generator.Render(cfg)
+	return generator.Render(generator.WithLoader(cfg, l))
 }
 
 // sameRender checks the two loaders give byte-identical trees, or the
 // same error.
 func sameRender(t *testing.T, cfg generator.Config) {
 	t.Helper()
-	a, errA := renderWith(t, "export", cfg)
-	b, errB := renderWith(t, "source", cfg)
+	a, errA := renderWith(t, load.LoaderExport, cfg)
+	b, errB := renderWith(t, load.LoaderSource, cfg)
 	if (errA == nil) != (errB == nil) || (errA != nil && errA.Error() != errB.Error()) {
 		t.Fatalf("errors differ:\nexport: %v\nsource: %v", errA, errB)
 	}

@@ -62,9 +62,25 @@ type Config struct {
 	// Log, if set, gets a line for each type package whose apply
 	// configurations were found without a flag, and where.
 	Log io.Writer
+	// Loader chooses the first load: LoaderAuto (the zero value) by the
+	// build cache, as every run should; tests force each to compare them.
+	Loader Loader
 	// loadPackages replaces packages.Load when set (tests).
 	loadPackages packagesLoad
 }
+
+// Loader is how the input packages' dependencies are type-checked.
+type Loader uint8
+
+const (
+	// LoaderAuto uses the compiler's export data when the build cache
+	// holds it, and type-checks from source when it does not.
+	LoaderAuto Loader = iota
+	// LoaderExport always uses export data (compiling what is missing).
+	LoaderExport
+	// LoaderSource always type-checks from source.
+	LoaderSource
+)
 
 const (
 	metaV1Pkg        = "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -233,7 +249,7 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 		Tests:      false,
 	}
 	patterns := append(append([]string(nil), cfg.Patterns...), ensurePaths...)
-	all, err := loadInput(l.loadPackages, loadCfg, patterns)
+	all, err := loadInput(l.loadPackages, cfg.Loader, loadCfg, patterns)
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 	}
@@ -270,7 +286,7 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 	if len(extra) > 0 {
 		l.fset = token.NewFileSet()
 		loadCfg.Fset = l.fset
-		if all, err = loadInput(l.loadPackages, loadCfg, append(patterns, extra...)); err != nil {
+		if all, err = loadInput(l.loadPackages, cfg.Loader, loadCfg, append(patterns, extra...)); err != nil {
 			return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
 		}
 		if cfg.Log != nil && len(shared) > 0 {

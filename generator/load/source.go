@@ -49,13 +49,11 @@ type listed struct {
 
 // loadInput is the run's first load: load (packages.Load) when the build
 // cache holds the dependencies' export data, the source loader when it
-// does not. SSAGEN_LOAD=source or =export forces one (for tests and
-// benchmarks).
-func loadInput(load packagesLoad, cfg *packages.Config, patterns []string) ([]*packages.Package, error) {
-	force := os.Getenv("SSAGEN_LOAD")
-	if force != "export" {
+// does not, unless choice forces one.
+func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns []string) ([]*packages.Package, error) {
+	if choice != LoaderExport {
 		list, err := listDeps(cfg, patterns)
-		if err == nil && (force == "source" || cold(list)) {
+		if err == nil && (choice == LoaderSource || cold(list)) {
 			return loadFromSource(cfg, list), nil
 		}
 	}
