@@ -290,3 +290,20 @@ func TestOwnerErrorCauses(t *testing.T) {
 		t.Errorf("a valid owner: %v", err)
 	}
 }
+
+// TestParseConflictCause: the manager, its subresource and whether it
+// used Update, read from the API server's cause message in its own
+// format, a manager name with quotes and spaces included.
+func TestParseConflictCause(t *testing.T) {
+	for msg, want := range map[string]FieldConflict{
+		`conflict with "kubectl-client-side-apply" using apps/v1`:                            {Manager: "kubectl-client-side-apply", Update: true, APIVersion: "apps/v1"},
+		`conflict with "kubelet" with subresource "status" using v1 at 2026-11-25T05:00:00Z`: {Manager: "kubelet", Subresource: "status", Update: true, APIVersion: "v1"},
+		`conflict with "other-controller"`:                                                   {Manager: "other-controller"},
+		`conflict with "a \"quoted\" name with spaces" with subresource "scale"`:             {Manager: `a "quoted" name with spaces`, Subresource: "scale"},
+		`something else`: {Manager: "something else"},
+	} {
+		if got := parseConflictCause(msg); got != want {
+			t.Errorf("parseConflictCause(%q) = %+v, want %+v", msg, got, want)
+		}
+	}
+}

@@ -269,8 +269,9 @@ func TestEnsure(t *testing.T) {
 		e.synced(t, ctx, &taken)
 		_, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()), ensure.NoForce())
 		var conflict *ensure.ConflictError
-		if !errors.As(err, &conflict) || len(conflict.Fields) != 1 || conflict.Fields[0].Field != ".spec.replicas" || conflict.Fields[0].Manager != "autoscaler" {
-			t.Fatalf("want a ConflictError naming .spec.replicas and autoscaler, got %v", err)
+		if !errors.As(err, &conflict) || len(conflict.Fields) != 1 || conflict.Fields[0].Field != ".spec.replicas" || conflict.Fields[0].Manager != "autoscaler" ||
+			conflict.Fields[0].Update || conflict.Fields[0].Subresource != "" {
+			t.Fatalf("want a ConflictError naming .spec.replicas and autoscaler (an apply, main resource), got %v %+v", err, conflict)
 		}
 		if !apierrors.IsConflict(errors.Unwrap(err)) {
 			t.Fatalf("the API server's 409 is not wrapped: %v", err)
