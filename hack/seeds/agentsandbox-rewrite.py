@@ -23,18 +23,10 @@ hack/seeds.sh in the checkout, after `ssagen generate` wrote internal/ssa.
 
 Every edit checks that the text it replaces is there.
 """
-import sys
+from edits import Source
 
-PATH = "controllers/sandbox_controller.go"
-src = open(PATH).read()
-
-
-def replace(old, new):
-    global src
-    n = src.count(old)
-    if n != 1:
-        sys.exit(f"agentsandbox-rewrite: expected 1 occurrence of:\n{old}\nfound {n}")
-    src = src.replace(old, new)
+src = Source("controllers/sandbox_controller.go", "agentsandbox-rewrite")
+replace = src.replace
 
 
 MOD = "sigs.k8s.io/agent-sandbox/internal/ssa"
@@ -118,8 +110,7 @@ replace('''		case resourceUnowned:
 replace('''		Owns(&corev1.Pod{}, builder.WithPredicates(labelSelectorPredicate)).''',
         '''		Owns(&corev1.Pod{}, builder.WithPredicates(labelSelectorPredicate, podChangesRead{podensure.OwnedPodChanges(podLabelsFieldOwner)})).''')
 
-src = src.rstrip("\n") + '''
-
+src.append('''
 // podLabelsFieldOwner owns the labels and the controller reference this
 // controller applies to an existing pod, apart from the spec its Create
 // wrote as sandbox-controller.
@@ -154,6 +145,6 @@ func (p podChangesRead) Update(e event.UpdateEvent) bool {
 	}
 	return p.owned.Update(e)
 }
-'''
-open(PATH, "w").write(src)
+''')
+src.save()
 print("agentsandbox-rewrite: the sandbox status Update, the pod Update and the pod watch of the Sandbox controller rewritten")

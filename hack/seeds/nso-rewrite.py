@@ -27,28 +27,10 @@ object and calls the generated helper:
 Every edit checks that the text it replaces is there, and fails loudly
 otherwise.
 """
-import sys
+from edits import Source
 
-PATH = "internal/controller/httpproxy_controller.go"
-src = open(PATH).read()
-
-
-def replace(old, new, count=1):
-    global src
-    n = src.count(old)
-    if n != count:
-        sys.exit(f"nso-rewrite: expected {count} occurrence(s) of:\n{old}\nfound {n}")
-    src = src.replace(old, new)
-
-
-def replace_between(start, end, new):
-    """Replaces the text from start up to and including end (both unique)."""
-    global src
-    i = src.find(start)
-    j = src.find(end, i)
-    if i < 0 or j < 0 or src.count(start) != 1:
-        sys.exit(f"nso-rewrite: cannot find the block starting with:\n{start}")
-    src = src[:i] + new + src[j + len(end):]
+src = Source("internal/controller/httpproxy_controller.go", "nso-rewrite")
+replace, replace_between = src.replace, src.replace_between
 
 
 MOD = "go.datum.net/network-services-operator/internal/ssa"
@@ -165,8 +147,7 @@ replace_between('''	for _, desiredEndpointSlice := range desiredResources.endpoi
 		logger.Info("processed endpointslice", "result", result, "name", desiredEndpointSlice.Name)
 ''')
 
-src = src.rstrip("\n") + '''
-
+src.append('''
 // applyConfigurationOf carries a value this controller computes whole (a
 // desired child, the status) into the apply configuration ac, as JSON
 // writes it; a child's status is left out, as it is its controller's.
@@ -189,6 +170,6 @@ func applyConfigurationOf[T any](ac *T, v any) (*T, error) {
 	}
 	return ac, nil
 }
-'''
-open(PATH, "w").write(src)
+''')
+src.save()
 print("nso-rewrite: 4 CreateOrUpdate sites and the status Update of the HTTPProxy controller rewritten")
