@@ -21,13 +21,14 @@ import (
 )
 
 const (
-	clientPkg         = "sigs.k8s.io/controller-runtime/pkg/client"
-	controllerutilPkg = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
-	builderPkg        = "sigs.k8s.io/controller-runtime/pkg/builder"
-	predicatePkg      = "sigs.k8s.io/controller-runtime/pkg/predicate"
-	apierrorsPkg      = "k8s.io/apimachinery/pkg/api/errors"
-	retryPkg          = "k8s.io/client-go/util/retry"
-	unstructuredPkg   = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	clientPkg            = "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutilPkg    = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	controllerRuntimePkg = "sigs.k8s.io/controller-runtime"
+	builderPkg           = "sigs.k8s.io/controller-runtime/pkg/builder"
+	predicatePkg         = "sigs.k8s.io/controller-runtime/pkg/predicate"
+	apierrorsPkg         = "k8s.io/apimachinery/pkg/api/errors"
+	retryPkg             = "k8s.io/client-go/util/retry"
+	unstructuredPkg      = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // Analyzers are all of ssagen vet's analyzers.
