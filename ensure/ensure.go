@@ -153,7 +153,7 @@ func newOptions(opts []Option) *options {
 // owner (controller=true), and decodes the live object into obj. desired
 // is never modified.
 func Apply(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, opts ...Option) (Result, error) {
-	return applyTo(ctx, c, owner, desired, obj, "", opts)
+	return applyTo(ctx, c, owner, desired, obj, mainResource, opts)
 }
 
 // ApplyStatus applies the status in desired to the status subresource of
@@ -161,10 +161,10 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 // status apply would create an object with only a status), and decodes
 // the live object into obj. desired is never modified.
 func ApplyStatus(ctx context.Context, c client.Client, desired runtime.ApplyConfiguration, obj client.Object, opts ...Option) (Result, error) {
-	return applyTo(ctx, c, nil, desired, obj, "status", opts)
+	return applyTo(ctx, c, nil, desired, obj, statusResource, opts)
 }
 
-func applyTo(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, sub string, opts []Option) (Result, error) {
+func applyTo(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, at endpoint, opts []Option) (Result, error) {
 	o := newOptions(opts)
 	if o.fieldManager == "" {
 		return "", fmt.Errorf("ensure: the field manager must not be empty")
@@ -176,7 +176,7 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 	if err != nil {
 		return "", err
 	}
-	res, err := apply(ctx, c, owner, in, obj, sub, o)
+	res, err := apply(ctx, c, owner, in, obj, at, o)
 	if _, ok := obj.(runtime.Unstructured); !ok {
 		// A typed object comes back as the client's own writes leave it:
 		// without apiVersion and kind (client-go's decoder and the fake
@@ -196,151 +196,211 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 	return res, err
 }
 
-func apply(ctx context.Context, c client.Client, owner client.Object, in *intent, obj client.Object, sub string, o *options) (Result, error) {
+// endpoint is where an apply goes: the object itself, or its status.
+type endpoint uint8
+
+const (
+	mainResource endpoint = iota
+	statusResource
+)
+
+// subresource is the endpoint's name in managedFields and requests.
+func (e endpoint) subresource() string {
+	if e == statusResource {
+		return "status"
+	}
+	return ""
+}
+
+// plan is what decide found: the intent sealed for the endpoint, its
+// cache key, and what was live before the apply is sent.
+type plan struct {
+	in     *intent
+	at     endpoint
+	key    cacheKey
+	hash   string
+	body   []byte
+	exists bool
+	before string    // the live resourceVersion, "" when there is none
+	uid    types.UID // the live UID
+	live   client.Object
+}
+
+// apply is one Ensure call: decide whether a request is needed at all;
+// if so send the apply, then record what the API server answered.
+func apply(ctx context.Context, c client.Client, owner client.Object, in *intent, obj client.Object, at endpoint, o *options) (Result, error) {
+	p, res, err := decide(ctx, c, owner, in, obj, at, o)
+	if p == nil || err != nil {
+		return res, err
+	}
+	start := time.Now()
+	err = send(ctx, c, obj, p, o)
+	applyLatency.WithLabelValues(in.gvk.Kind).Observe(time.Since(start).Seconds())
+	if err != nil {
+		return failed(ctx, c, obj, p, o, err)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(in.gvk)
+	if o.preview != nil {
+		return previewed(obj, p, o)
+	}
+	return record(obj, p, o), nil
+}
+
+// decide reads the live object from the client's cache (that is free) and
+// settles everything that needs no request: the owner reference, a
+// controller of another's, create-only, an object being recreated, a
+// refusal remembered, an intent the live object already holds. It returns
+// the plan of the apply to send, or no plan and the call's result.
+func decide(ctx context.Context, c client.Client, owner client.Object, in *intent, obj client.Object, at endpoint, o *options) (*plan, Result, error) {
 	gvk := in.gvk
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	obj.SetName(in.name)
 	obj.SetNamespace(in.namespace)
-	kind := gvk.Kind
+	sub := at.subresource()
 
-	if sub == "" && !o.noOwner {
+	if at == mainResource && !o.noOwner {
 		if err := setOwner(c, owner, in, obj, o); err != nil {
-			return "", err
+			return nil, "", err
 		}
 	}
 	hash, body, err := in.seal(sub)
 	if err != nil {
-		return "", fmt.Errorf("ensure: encoding the intent for %s %s: %w", kind, in.name, err)
+		return nil, "", fmt.Errorf("ensure: encoding the intent for %s %s: %w", gvk.Kind, in.name, err)
 	}
-	key := cacheKey{gvk: gvk, namespace: in.namespace, name: in.name, manager: o.fieldManager, subresource: sub, client: clientToken(c)}
+	p := &plan{in: in, at: at, hash: hash, body: body,
+		key: cacheKey{gvk: gvk, namespace: in.namespace, name: in.name, manager: o.fieldManager, subresource: sub, client: clientToken(c)}}
 
-	// Read the live object from the client's cache; that is free.
 	liveErr := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
-	exists := liveErr == nil
+	p.exists = liveErr == nil
 	if liveErr != nil && !apierrors.IsNotFound(liveErr) {
-		return "", liveErr
+		return nil, "", liveErr
 	}
 	// Typed reads may come back without apiVersion and kind (the fake
 	// client and client-go's decoder clear them); the comparison below
 	// needs them as the intent has them.
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	if !exists {
-		o.cache.forget(key) // deleted objects leave the cache
+	if !p.exists {
+		o.cache.forget(p.key) // deleted objects leave the cache
 	}
-	if exists && sub == "" && !o.noOwner {
+	if p.exists && at == mainResource && !o.noOwner {
 		if err := checkController(obj, owner); err != nil {
-			return "", err
+			return nil, "", err
 		}
 	}
-	if sub != "" && !exists {
-		return "", &NotFoundError{GVK: gvk, Namespace: in.namespace, Name: in.name}
+	if at == statusResource && !p.exists {
+		return nil, "", &NotFoundError{GVK: gvk, Namespace: in.namespace, Name: in.name}
 	}
-	if o.createOnly && exists {
-		return Skipped, nil
+	if o.createOnly && p.exists {
+		return nil, Skipped, nil
 	}
-	if exists && o.recreate != nil && obj.GetDeletionTimestamp() != nil {
-		return Recreating, nil // deleted to be recreated; not gone yet
+	if p.exists && o.recreate != nil && obj.GetDeletionTimestamp() != nil {
+		return nil, Recreating, nil // deleted to be recreated; not gone yet
 	}
-	if exists {
-		if ie := o.cache.rejected(key, hash, obj); ie != nil {
+	if p.exists {
+		if ie := o.cache.rejected(p.key, hash, obj); ie != nil {
 			// The same intent, refused for the same object: not sent again.
 			if o.recreate != nil && o.preview == nil {
-				o.cache.forget(key)
-				return recreate(ctx, c, obj, obj.GetUID(), *o.recreate)
+				o.cache.forget(p.key)
+				res, err := recreate(ctx, c, obj, obj.GetUID(), *o.recreate)
+				return nil, res, err
 			}
-			return "", ie
+			return nil, "", ie
 		}
 	}
-	if exists && !o.alwaysSend && o.cache.fresh(key, hash, obj, in, o) {
-		return Skipped, nil
+	if p.exists && !o.alwaysSend && o.cache.fresh(p.key, hash, obj, in, o) {
+		return nil, Skipped, nil
 	}
-	if exists && !o.cache.seen(key) && o.preview == nil {
+	if p.exists && !o.cache.seen(p.key) && o.preview == nil {
 		if err := migrate(ctx, c, obj, o, sub); err != nil {
-			return "", err
+			return nil, "", err
 		}
 	}
-
-	before := ""
-	var live client.Object
-	var uid types.UID
-	if exists {
-		before, uid = version(obj), obj.GetUID()
+	if p.exists {
+		p.before, p.uid = version(obj), obj.GetUID()
 		if o.preview != nil {
-			live = obj.DeepCopyObject().(client.Object)
+			p.live = obj.DeepCopyObject().(client.Object)
 		}
 	}
-	start := time.Now()
-	err = send(ctx, c, obj, gvk, body, sub, o)
-	applyLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
-	if err != nil {
-		// A dry run remembers nothing, not even a refusal: the real
-		// apply afterwards is sent and answered on its own.
-		if o.preview == nil {
-			o.cache.forget(key)
-		}
-		if conflict := asConflict(err); conflict != nil {
-			return "", conflict
-		}
-		if ie := asImmutable(err, gvk, in.namespace, in.name); ie != nil && exists {
-			if o.recreate != nil && o.preview == nil {
-				return recreate(ctx, c, obj, uid, *o.recreate)
-			}
-			if o.preview == nil {
-				o.cache.reject(key, hash, before, uid, ie)
-			}
-			return "", ie
-		}
-		return "", err
-	}
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	if o.preview != nil {
-		// A dry run: nothing was written, so nothing is remembered.
-		var answer client.Object = obj
-		if ts := obj.GetCreationTimestamp(); ts.IsZero() {
-			// The client answered no dry run (controller-runtime's fake
-			// client returns before it): merge the intent locally.
-			if answer, err = localMerge(o.schema, live, in.object()); err != nil {
-				return "", err
-			}
-			if live != nil {
-				reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(live).Elem())
-			}
-		}
-		d, err := diff(o.schema, live, answer)
-		if err != nil {
-			return "", err
-		}
-		*o.preview = d
-		switch {
-		case !exists:
-			return Created, nil
-		case d.Empty():
-			return Unchanged, nil
-		}
-		return Configured, nil
-	}
-	o.cache.record(key, hash, obj, ownedHash(obj, o.fieldManager, sub))
-	res := Configured
-	switch {
-	case !exists:
-		res = Created
-	case version(obj) == before:
-		res = Unchanged
-	}
-	return res, nil
+	return p, "", nil
 }
 
-// send applies body, the intent's JSON as it was hashed, as an apply
-// patch of obj (or of its status), and the client decodes the API
+// failed turns the API server's refusal of a sent apply into the call's
+// result: a typed conflict, an immutable field (recreated when asked, or
+// remembered so the same intent is not sent again), or the error.
+func failed(ctx context.Context, c client.Client, obj client.Object, p *plan, o *options, err error) (Result, error) {
+	// A dry run remembers nothing, not even a refusal: the real apply
+	// afterwards is sent and answered on its own.
+	if o.preview == nil {
+		o.cache.forget(p.key)
+	}
+	if conflict := asConflict(err); conflict != nil {
+		return "", conflict
+	}
+	if ie := asImmutable(err, p.in.gvk, p.in.namespace, p.in.name); ie != nil && p.exists {
+		if o.recreate != nil && o.preview == nil {
+			return recreate(ctx, c, obj, p.uid, *o.recreate)
+		}
+		if o.preview == nil {
+			o.cache.reject(p.key, p.hash, p.before, p.uid, ie)
+		}
+		return "", ie
+	}
+	return "", err
+}
+
+// previewed is the result of a dry run: the difference it would make, and
+// nothing remembered, since nothing was written.
+func previewed(obj client.Object, p *plan, o *options) (Result, error) {
+	var answer client.Object = obj
+	if ts := obj.GetCreationTimestamp(); ts.IsZero() {
+		// The client answered no dry run (controller-runtime's fake
+		// client returns before it): merge the intent locally.
+		var err error
+		if answer, err = localMerge(o.schema, p.live, p.in.object()); err != nil {
+			return "", err
+		}
+		if p.live != nil {
+			reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(p.live).Elem())
+		}
+	}
+	d, err := diff(o.schema, p.live, answer)
+	if err != nil {
+		return "", err
+	}
+	*o.preview = d
+	switch {
+	case !p.exists:
+		return Created, nil
+	case d.Empty():
+		return Unchanged, nil
+	}
+	return Configured, nil
+}
+
+// record remembers the object as the API server answered the apply, and
+// says what the apply did.
+func record(obj client.Object, p *plan, o *options) Result {
+	o.cache.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()))
+	switch {
+	case !p.exists:
+		return Created
+	case version(obj) == p.before:
+		return Unchanged
+	}
+	return Configured
+}
+
+// send applies the plan's body, the intent's JSON as it was hashed, as an
+// apply patch of obj (or of its status), and the client decodes the API
 // server's answer into obj. A patch's answer lands in the object it is
 // given with every client — real, cached, fake, wrapped — and every
 // controller-runtime release this module supports, where typed Apply
 // hands the answer back only from v0.24 on and a status Apply exists only
 // from v0.23. obj is reset first.
-func send(ctx context.Context, c client.Client, obj client.Object, gvk schema.GroupVersionKind, body []byte, sub string, o *options) error {
-	reset(obj, gvk)
-	patch := applyPatch(body)
-	if sub == "status" {
+func send(ctx context.Context, c client.Client, obj client.Object, p *plan, o *options) error {
+	reset(obj, p.in.gvk)
+	patch := applyPatch(p.body)
+	if p.at == statusResource {
 		opts := []client.SubResourcePatchOption{client.FieldOwner(o.fieldManager)}
 		if o.force {
 			opts = append(opts, client.ForceOwnership)

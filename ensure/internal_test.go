@@ -60,7 +60,8 @@ func TestAsConflict(t *testing.T) {
 	if ce == nil || len(ce.Fields) != 2 {
 		t.Fatalf("got %+v", ce)
 	}
-	if ce.Fields[0] != (FieldConflict{Field: ".spec.replicas", Manager: "autoscaler"}) || ce.Fields[1].Manager != "kubectl-edit" {
+	if ce.Fields[0] != (FieldConflict{Field: ".spec.replicas", Manager: "autoscaler", Update: true, APIVersion: "apps/v1"}) ||
+		ce.Fields[1] != (FieldConflict{Field: ".spec.paused", Manager: "kubectl-edit", Subresource: "scale"}) {
 		t.Errorf("fields %+v", ce.Fields)
 	}
 	if !errors.Is(ce, status) {
@@ -133,7 +134,8 @@ func TestSendDecodesIntoZeroedObject(t *testing.T) {
 	cm.Labels = map[string]string{"stale": "yes"}
 	c := &mergingClient{answer: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n","namespace":"ns","resourceVersion":"7"},"data":{"new":"y"}}`}
 	gvk := corev1.SchemeGroupVersion.WithKind("ConfigMap")
-	if err := send(context.Background(), c, cm, gvk, []byte(`{}`), "", newOptions(nil)); err != nil {
+	p := &plan{in: &intent{gvk: gvk}, at: mainResource, body: []byte(`{}`)}
+	if err := send(context.Background(), c, cm, p, newOptions(nil)); err != nil {
 		t.Fatal(err)
 	}
 	if cm.Labels != nil || cm.Data["old"] != "" || cm.Data["new"] != "y" || cm.ResourceVersion != "7" {
