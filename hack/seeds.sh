@@ -51,6 +51,30 @@ tests() {
 # pins: the k8s.io and controller-runtime requirements of go.mod.
 pins() { grep -E '^\s*(k8s\.io/|sigs\.k8s\.io/controller-runtime )' go.mod | sed 's/ \/\/ indirect//' | sort; }
 
+# health PKGS: the operator's build, go vet of PKGS and their tests.
+health() {
+  go build ./... && echo "build: ok"
+  go vet "$@" && echo "go vet: ok"
+  tests "$@"
+}
+
+# use_runtime: requires the runtime module from this checkout, as a
+# published version would be required.
+use_runtime() {
+  go mod edit -require=github.com/ssagen/ssagen/ensure@v0.0.0-00010101000000-000000000000 -replace=github.com/ssagen/ssagen/ensure="$root/ensure"
+}
+
+# pins_kept NAME: the pins now against those saved as NAME before.
+pins_kept() {
+  pins >"$work/$1.pins.after"
+  if diff "$work/$1.pins.before" "$work/$1.pins.after" >/dev/null; then
+    echo "pins: unchanged"
+  else
+    echo "pins: CHANGED"
+    diff "$work/$1.pins.before" "$work/$1.pins.after" || true
+  fi
+}
+
 kargo() {
   local repo=${KARGO_REPO:-/work/.mirror/akuity+kargo/repo}
   if ! git -C "$repo" cat-file -e ac76edede 2>/dev/null; then
@@ -70,13 +94,11 @@ kargo() {
   }
 
   say "Kargo ac76edede: before"
-  go build ./... && echo "build: ok"
-  go vet $pkgs && echo "go vet: ok"
-  tests $pkgs
+  health $pkgs
   scenario
 
   say "ssagen generate (the helpers of the five kinds the seed names, client-go's apply configurations)"
-  go mod edit -require=github.com/ssagen/ssagen/ensure@v0.0.0-00010101000000-000000000000 -replace=github.com/ssagen/ssagen/ensure="$root/ensure"
+  use_runtime
   "$bin" generate -v --ensure-kinds k8s.io/api/rbac/v1.Role,k8s.io/api/rbac/v1.RoleBinding,k8s.io/api/rbac/v1.ClusterRole,k8s.io/api/rbac/v1.ClusterRoleBinding,k8s.io/api/core/v1.ServiceAccount --output-dir pkg/ssa
   go mod tidy >/dev/null 2>&1
   go build ./pkg/ssa/... && echo "helpers build"
@@ -93,11 +115,8 @@ kargo() {
   "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
 
   say "Kargo: after"
-  go build ./... && echo "build: ok"
-  go vet $pkgs && echo "go vet: ok"
-  tests $pkgs
-  pins >"$work/kargo.pins.after"
-  if diff "$work/kargo.pins.before" "$work/kargo.pins.after" >/dev/null; then echo "pins: unchanged"; else echo "pins: CHANGED"; diff "$work/kargo.pins.before" "$work/kargo.pins.after" || true; fi
+  health $pkgs
+  pins_kept kargo
   scenario
   git diff --stat -- pkg/controller | tail -1
   cd "$root"
@@ -135,13 +154,11 @@ nso() {
   }
 
   say "network-services-operator a4ae50b: before"
-  go build ./... && echo "build: ok"
-  go vet $pkgs && echo "go vet: ok"
-  tests $pkgs
+  health $pkgs
   scenario
 
   say "ssagen generate (its API with --ensure; Gateway, HTTPRoute, HTTPRouteFilter, EndpointSlice with --ensure-kinds)"
-  go mod edit -require=github.com/ssagen/ssagen/ensure@v0.0.0-00010101000000-000000000000 -replace=github.com/ssagen/ssagen/ensure="$root/ensure"
+  use_runtime
   "$bin" generate -v --ensure --ensure-kinds sigs.k8s.io/gateway-api/apis/v1.Gateway,sigs.k8s.io/gateway-api/apis/v1.HTTPRoute,github.com/envoyproxy/gateway/api/v1alpha1.HTTPRouteFilter,k8s.io/api/discovery/v1.EndpointSlice --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
   echo "files: $(find internal/ssa -name '*.go' | wc -l)"
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
@@ -155,11 +172,8 @@ nso() {
   git diff --stat -- internal/controller
 
   say "network-services-operator: after"
-  go build ./... && echo "build: ok"
-  go vet $pkgs && echo "go vet: ok"
-  tests $pkgs
-  pins >"$work/nso.pins.after"
-  if diff "$work/nso.pins.before" "$work/nso.pins.after" >/dev/null; then echo "pins: unchanged"; else echo "pins: CHANGED"; diff "$work/nso.pins.before" "$work/nso.pins.after" || true; fi
+  health $pkgs
+  pins_kept nso
   scenario
   cd "$root"
 }
@@ -183,13 +197,11 @@ agentsandbox() {
   }
 
   say "agent-sandbox 51814a80: before"
-  go build ./... && echo "build: ok"
-  go vet $pkgs && echo "go vet: ok"
-  tests $pkgs
+  health $pkgs
   scenario
 
   say "ssagen generate (its API with --ensure; Pod with --ensure-kinds)"
-  go mod edit -require=github.com/ssagen/ssagen/ensure@v0.0.0-00010101000000-000000000000 -replace=github.com/ssagen/ssagen/ensure="$root/ensure"
+  use_runtime
   "$bin" generate -v --ensure --ensure-kinds k8s.io/api/core/v1.Pod --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
 
@@ -202,11 +214,8 @@ agentsandbox() {
   git diff --stat -- controllers
 
   say "agent-sandbox: after"
-  go build ./... && echo "build: ok"
-  go vet $pkgs && echo "go vet: ok"
-  tests $pkgs
-  pins >"$work/agent-sandbox.pins.after"
-  if diff "$work/agent-sandbox.pins.before" "$work/agent-sandbox.pins.after" >/dev/null; then echo "pins: unchanged"; else echo "pins: CHANGED"; diff "$work/agent-sandbox.pins.before" "$work/agent-sandbox.pins.after" || true; fi
+  health $pkgs
+  pins_kept agent-sandbox
   scenario
   cd "$root"
 }
