@@ -37,12 +37,6 @@ func init() {
 	CreateUpdate.Flags.StringVar(&helperFlag, "helpers", "", "import paths of generated helper packages (<apply configurations>/ensure) to fix with, besides those the package imports and those in its module (comma-separated)")
 }
 
-// moduleHelpers are the helper packages found under one module root.
-type moduleHelpers struct {
-	once sync.Once
-	pkgs []helperCandidate
-}
-
 type helperCandidate struct {
 	path  string // import path
 	dir   string
@@ -50,10 +44,12 @@ type helperCandidate struct {
 	fset  *token.FileSet
 }
 
-var (
-	modules sync.Map // module root → *moduleHelpers
-	loaded  sync.Map // import path → *loadedHelper
-)
+// loaded holds each helper package type-checked, by module root, import
+// path and the state of its files (names, sizes, modification times): a
+// helper regenerated since is loaded again, never answered from the past.
+var loaded sync.Map // helperKey → *loadedHelper
+
+type helperKey struct{ root, path, stamp string }
 
 type loadedHelper struct {
 	once sync.Once
@@ -83,10 +79,10 @@ func (p *pass) moduleHelper(named *types.Named) *types.Func {
 	if rel, err := filepath.Rel(root, dir); err != nil || path.Join(modPath, filepath.ToSlash(rel)) != p.Pkg.Path() {
 		return nil
 	}
-	v, _ := modules.LoadOrStore(root, &moduleHelpers{})
-	mh := v.(*moduleHelpers)
-	mh.once.Do(func() { mh.pkgs = findHelperPackages(root, modPath) })
-	cands := mh.pkgs
+	if !p.moduleLooked {
+		p.moduleCands, p.moduleLooked = findHelperPackages(root, modPath), true
+	}
+	cands := append([]helperCandidate(nil), p.moduleCands...)
 	for _, hp := range strings.Split(helperFlag, ",") {
 		if hp = strings.TrimSpace(hp); hp != "" {
 			cands = append(cands, helperCandidate{path: hp})
@@ -98,7 +94,7 @@ func (p *pass) moduleHelper(named *types.Named) *types.Func {
 		if c.files != nil && !declaresHelper(c, contract.Ensure(kind), objPath, kind) {
 			continue
 		}
-		pkg, err := loadHelper(root, c.path)
+		pkg, err := loadHelper(root, c.path, c.dir)
 		if pkg == nil {
 			p.helperErr = fmt.Sprintf("%s declares %s but does not type-check (%s): fix it (go build %s), then run -fix again", c.path, contract.Ensure(kind), err, c.path)
 			continue
@@ -217,10 +213,11 @@ func declaresHelper(c helperCandidate, name, objPath, kind string) bool {
 	return false
 }
 
-// loadHelper type-checks one helper package (from export data), once;
-// when it does not, the first error says why.
-func loadHelper(root, path string) (*types.Package, string) {
-	v, _ := loaded.LoadOrStore(path, &loadedHelper{})
+// loadHelper type-checks one helper package (from export data), once
+// for the state of its files in dir ("" for a package of another module,
+// named by -helpers); when it does not, the first error says why.
+func loadHelper(root, path, dir string) (*types.Package, string) {
+	v, _ := loaded.LoadOrStore(helperKey{root, path, dirStamp(dir)}, &loadedHelper{})
 	lh := v.(*loadedHelper)
 	lh.once.Do(func() {
 		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: root}, path)
@@ -236,4 +233,26 @@ func loadHelper(root, path string) (*types.Package, string) {
 		}
 	})
 	return lh.pkg, lh.err
+}
+
+// dirStamp is the state of a folder's Go files: their names, sizes and
+// modification times ("" for no folder).
+func dirStamp(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d;", e.Name(), info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }

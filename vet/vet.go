@@ -55,6 +55,11 @@ type pass struct {
 	guardedCalls map[*types.Func][2]int
 	// helperErr says why a helper found in the module could not be used.
 	helperErr string
+	// moduleCands are the helper packages of the package's module, found
+	// once per pass (nil: not looked for yet): a tool that runs for long
+	// (gopls) sees a helper generated since its last pass.
+	moduleCands  []helperCandidate
+	moduleLooked bool
 }
 
 // inTest reports whether n is test code — a _test.go file, or a test
