@@ -15,7 +15,9 @@ hack/seeds.sh in the checkout, after `ssagen generate` wrote internal/ssa.
   helper's migration of sandbox-controller's Update entry would otherwise
   let the apply prune it. Nothing is sent once the pod carries them, and
   the kubelet's status writes can no longer make it 409;
-- SetupWithManager: `Owns(&corev1.Pod{})` passes, besides creations and
+- SetupWithManager: `For(&Sandbox{})` passes changes of the spec
+  (generation), the annotations and the labels, not the sandbox's own
+  status writes coming back; `Owns(&corev1.Pod{})` passes, besides creations and
   deletions, only pod changes this controller reads (phase, the Ready
   condition, the pod IPs) or that touch the fields it owns
   (OwnedPodChanges), so the kubelet's other status writes stop requeueing
@@ -106,6 +108,10 @@ replace('''		case resourceUnowned:
 		}
 		pod = applied
 ''')
+
+replace('''		For(&sandboxv1alpha1.Sandbox{}).''',
+        '''		For(&sandboxv1alpha1.Sandbox{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{},
+			predicate.AnnotationChangedPredicate{}, predicate.LabelChangedPredicate{}))).''')
 
 replace('''		Owns(&corev1.Pod{}, builder.WithPredicates(labelSelectorPredicate)).''',
         '''		Owns(&corev1.Pod{}, builder.WithPredicates(labelSelectorPredicate, podChangesRead{podensure.OwnedPodChanges(podLabelsFieldOwner)})).''')
