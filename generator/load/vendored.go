@@ -21,7 +21,9 @@ import (
 // are their authors', not the user's, so what ssagen would refuse or warn
 // about in the user's own API is not reported there (see validate and
 // vendoredWarnings). Types of other modules they reach are resolved as any
-// external type is.
+// external type is; those — and those the user's own API reaches — whose
+// modules ship no apply configurations this module can build are vendored
+// too, a run later (vendorable, Load's rounds).
 
 // vendoredPkgs returns the packages of --ensure-kinds to vendor: loaded,
 // not an input already, not mapped by --external-applyconfigurations, not
