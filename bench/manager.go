@@ -42,7 +42,7 @@ func (r *run) newManager(ctx context.Context, watched ...client.Object) (ctrl.Ma
 			return nil, nil, err
 		}
 	}
-	w := &Writer{Client: mgr.GetClient(), Scheme: r.scheme, FieldManager: FieldManager, Skip: ensure.NewSkipCache(), pattern: r.pattern}
+	w := newWriter(mgr.GetClient(), r.scheme, r.pattern)
 	return mgr, w, nil
 }
 
@@ -88,12 +88,12 @@ func (r *measured) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result
 // newStatusChange builds a parent's StatusChange from its conditions, its
 // status apply configuration and the generated EnsureXStatus helper.
 func newStatusChange[A runtime.ApplyConfiguration, O client.Object](cond metav1.Condition, conditions func(client.Object) *[]metav1.Condition,
-	build func(*metav1ac.ConditionApplyConfiguration) A, helper func(context.Context, client.Client, A, ...ensure.Option) (O, ensure.Result, error)) StatusChange {
+	build func(*metav1ac.ConditionApplyConfiguration) A, helper func(context.Context, client.Client, A, ...ensure.ApplyOption) (O, ensure.Result, error)) StatusChange {
 	return StatusChange{
 		Condition:  cond,
 		Conditions: conditions,
 		Apply:      func(c *metav1ac.ConditionApplyConfiguration) runtime.ApplyConfiguration { return build(c) },
-		Ensure: func(ctx context.Context, cl client.Client, c *metav1ac.ConditionApplyConfiguration, opts ...ensure.Option) error {
+		Ensure: func(ctx context.Context, cl client.Client, c *metav1ac.ConditionApplyConfiguration, opts ...ensure.ApplyOption) error {
 			_, _, err := helper(ctx, cl, build(c), opts...)
 			return err
 		},

@@ -55,13 +55,19 @@ func PatternByName(name string) (Pattern, bool) {
 }
 
 // Writer is what a pattern writes with: a client reading from an informer
-// cache, as controllers have, and the ssagen skip cache of the run.
+// cache, as controllers have, and the ssagen client of the run over it
+// (its field manager and skip cache).
 type Writer struct {
 	Client       client.Client
+	Ensure       *ensure.Client
 	Scheme       *runtime.Scheme
 	FieldManager string
-	Skip         *ensure.SkipCache
 	pattern      Pattern
+}
+
+// newWriter is a Writer of pattern over c, with FieldManager.
+func newWriter(c client.Client, scheme *runtime.Scheme, pattern Pattern) *Writer {
+	return &Writer{Client: c, Ensure: ensure.NewClient(c, ensure.FieldManager(FieldManager)), Scheme: scheme, FieldManager: FieldManager, pattern: pattern}
 }
 
 // Child is one desired owned object, in the two forms the patterns take:
@@ -72,7 +78,7 @@ type Child struct {
 	ac     runtime.ApplyConfiguration
 	newObj func() client.Object
 	own    func(*metav1ac.OwnerReferenceApplyConfiguration)
-	ensure func(ctx context.Context, c client.Client, owner client.Object, opts ...ensure.Option) error
+	ensure func(ctx context.Context, c client.Client, owner client.Object, opts ...ensure.ApplyOption) error
 }
 
 // applyConfiguration is what every generated top-level apply configuration
@@ -84,12 +90,12 @@ type applyConfiguration[A any] interface {
 
 // NewChild pairs an apply configuration with its typed kind and the
 // generated EnsureX helper for it.
-func NewChild[A applyConfiguration[A], O client.Object](ac A, newObj func() O, helper func(context.Context, client.Client, client.Object, A, ...ensure.Option) (O, ensure.Result, error)) Child {
+func NewChild[A applyConfiguration[A], O client.Object](ac A, newObj func() O, helper func(context.Context, client.Client, client.Object, A, ...ensure.ApplyOption) (O, ensure.Result, error)) Child {
 	return Child{
 		ac:     ac,
 		newObj: func() client.Object { return newObj() },
 		own:    func(ref *metav1ac.OwnerReferenceApplyConfiguration) { ac.WithOwnerReferences(ref) },
-		ensure: func(ctx context.Context, c client.Client, owner client.Object, opts ...ensure.Option) error {
+		ensure: func(ctx context.Context, c client.Client, owner client.Object, opts ...ensure.ApplyOption) error {
 			_, _, err := helper(ctx, c, owner, ac, opts...)
 			return err
 		},
@@ -195,16 +201,15 @@ func ssaByHand(ctx context.Context, w *Writer, owner client.Object, ch Child) er
 
 func ensureWrite(alwaysSend bool) func(context.Context, *Writer, client.Object, Child) error {
 	return func(ctx context.Context, w *Writer, owner client.Object, ch Child) error {
-		return ch.ensure(ctx, w.Client, owner, ensureOptions(w, alwaysSend)...)
+		return ch.ensure(ctx, w.Ensure, owner, ensureOptions(alwaysSend)...)
 	}
 }
 
-func ensureOptions(w *Writer, alwaysSend bool) []ensure.Option {
-	opts := []ensure.Option{ensure.FieldManager(w.FieldManager), ensure.WithCache(w.Skip)}
+func ensureOptions(alwaysSend bool) []ensure.ApplyOption {
 	if alwaysSend {
-		opts = append(opts, ensure.AlwaysSend())
+		return []ensure.ApplyOption{ensure.AlwaysSend()}
 	}
-	return opts
+	return nil
 }
 
 // StatusChange is a parent's desired status: a condition, for the typed
@@ -219,7 +224,7 @@ type StatusChange struct {
 	// generated for the parent kind (owner-less, status only).
 	Apply func(cond *metav1ac.ConditionApplyConfiguration) runtime.ApplyConfiguration
 	// Ensure is the generated EnsureXStatus helper for the parent kind.
-	Ensure func(ctx context.Context, c client.Client, cond *metav1ac.ConditionApplyConfiguration, opts ...ensure.Option) error
+	Ensure func(ctx context.Context, c client.Client, cond *metav1ac.ConditionApplyConfiguration, opts ...ensure.ApplyOption) error
 }
 
 // statusUpdate sets the condition on the object read from the cache and
@@ -250,7 +255,7 @@ func statusApplyByHand(ctx context.Context, w *Writer, parent client.Object, st 
 func ensureStatus(alwaysSend bool) func(context.Context, *Writer, client.Object, StatusChange) error {
 	return func(ctx context.Context, w *Writer, parent client.Object, st StatusChange) error {
 		cond := conditionFor(*st.Conditions(parent), st.Condition)
-		return st.Ensure(ctx, w.Client, cond, ensureOptions(w, alwaysSend)...)
+		return st.Ensure(ctx, w.Ensure, cond, ensureOptions(alwaysSend)...)
 	}
 }
 

@@ -193,9 +193,9 @@ func RunProxy(ctx context.Context, p Pattern, n, workers int) (*ProxyResult, err
 		For(&platformv1alpha1.Proxy{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers})
 	if p.Ensure {
-		b = b.Owns(&appsv1.Deployment{}, builder.WithPredicates(orPredicate{appsensure.OwnedDeploymentChanges(FieldManager), availabilityChanged})).
-			Owns(&corev1.Service{}, builder.WithPredicates(coreensure.OwnedServiceChanges(FieldManager))).
-			Owns(&discoveryv1.EndpointSlice{}, builder.WithPredicates(discoveryensure.OwnedEndpointSliceChanges(FieldManager)))
+		b = b.Owns(&appsv1.Deployment{}, builder.WithPredicates(orPredicate{appsensure.OwnedDeploymentChanges(w.Ensure), availabilityChanged})).
+			Owns(&corev1.Service{}, builder.WithPredicates(coreensure.OwnedServiceChanges(w.Ensure))).
+			Owns(&discoveryv1.EndpointSlice{}, builder.WithPredicates(discoveryensure.OwnedEndpointSliceChanges(w.Ensure)))
 	} else {
 		b = b.Owns(&appsv1.Deployment{}).Owns(&corev1.Service{}).Owns(&discoveryv1.EndpointSlice{})
 	}

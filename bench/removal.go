@@ -49,7 +49,7 @@ func childLists() []client.ObjectList {
 }
 
 func finalizeEnsure(ctx context.Context, w *Writer, _ client.Client, p *platformv1alpha1.Project) (bool, error) {
-	return ensure.Finalize(ctx, w.Client, p, projectFinalizer, childLists(), ensure.FieldManager(w.FieldManager))
+	return ensure.Finalize(ctx, w.Ensure, p, projectFinalizer, childLists())
 }
 
 func pruneEnsure(ctx context.Context, w *Writer, _ client.Client, p *platformv1alpha1.Project) error {
@@ -58,7 +58,7 @@ func pruneEnsure(ctx context.Context, w *Writer, _ client.Client, p *platformv1a
 		keep = append(keep, client.ObjectKey{Namespace: ns, Name: p.Name + "-member"}, client.ObjectKey{Namespace: ns, Name: p.Name})
 	}
 	for _, list := range namespacedLists() {
-		if _, err := ensure.Prune(ctx, w.Client, p, list, keep); err != nil {
+		if _, err := ensure.Prune(ctx, w.Ensure, p, list, keep); err != nil {
 			return err
 		}
 	}

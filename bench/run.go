@@ -11,7 +11,6 @@ import (
 	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/ssagen/ssagen/ensure"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 )
 
@@ -95,7 +94,7 @@ func (r *run) newWriter(informers ctrlcache.Cache) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{Client: c, Scheme: r.scheme, FieldManager: FieldManager, Skip: ensure.NewSkipCache(), pattern: r.pattern}, nil
+	return newWriter(c, r.scheme, r.pattern), nil
 }
 
 // phase measures what f costs, after f the controller going quiet.

@@ -184,7 +184,7 @@ func RunSandbox(ctx context.Context, p Pattern, n, workers int) (*SandboxResult,
 		For(&platformv1alpha1.Sandbox{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers})
 	if p.Ensure {
-		b = b.Owns(&corev1.Pod{}, builder.WithPredicates(orPredicate{coreensure.OwnedPodChanges(FieldManager), phaseChanged}))
+		b = b.Owns(&corev1.Pod{}, builder.WithPredicates(orPredicate{coreensure.OwnedPodChanges(w.Ensure), phaseChanged}))
 	} else {
 		b = b.Owns(&corev1.Pod{})
 	}

@@ -2,13 +2,10 @@ package ensure
 
 import (
 	"encoding/json"
-	"fmt"
 	"hash/fnv"
 	"reflect"
-	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -18,15 +15,20 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
-// SkipCache remembers, per object and field manager, the intent last
+// skipCache remembers, per object and field manager, the intent last
 // applied, the resourceVersion the API server answered with, and the
 // object's UID. One entry per live object; an entry goes when its object
-// is found deleted, when a delete event reaches a predicate of the cache,
-// or when it has not been written for the cache's TTL (so memory stays
+// is found deleted, when a delete event reaches a predicate of the
+// Client, or when it has not been written for the TTL (so memory stays
 // bounded when delete events are missed). An entry only ever vouches for
-// the object of its UID: a namesake in another cluster, or the object
-// recreated under the same name, is never skipped by it.
-type SkipCache struct {
+// the object of its UID: the object recreated under the same name is
+// never skipped by it. Each Client has its own, so an object seen through
+// one client — another cluster, the next test's fake client — never
+// vouches for its namesake seen through another.
+//
+// A nil *skipCache is the memory of a plain client: it remembers nothing,
+// and every question is answered from the live object alone.
+type skipCache struct {
 	mu      sync.Mutex
 	entries map[cacheKey]cacheEntry
 	ttl     time.Duration
@@ -36,36 +38,17 @@ type SkipCache struct {
 	sweepAt int
 }
 
-// DefaultCache is the process-wide cache Ensure uses unless told
-// otherwise. Controllers that talk to several clusters, or want their own
-// bounds, construct their own with NewSkipCache and pass WithCache.
-var DefaultCache = NewSkipCache(CacheName("default"))
-
-// DefaultTTL is how long an entry lives without being written: the
-// re-assert interval of ReassertAfter, after which it could not skip anyway.
+// DefaultTTL is how long a Client remembers an object it has not written:
+// the re-assert interval of ReassertAfter, after which it could not skip
+// anyway.
 const DefaultTTL = 10 * time.Hour
 
-// CacheOption configures a SkipCache.
-type CacheOption func(*SkipCache)
-
-// CacheName labels the cache's size in the ssagen_skip_cache_entries gauge
-// (cache="<name>"); an unnamed cache exports no size.
-func CacheName(name string) CacheOption { return func(c *SkipCache) { c.name = name } }
-
-// CacheTTL sets how long an entry lives without being written (default DefaultTTL).
-func CacheTTL(d time.Duration) CacheOption { return func(c *SkipCache) { c.ttl = d } }
-
-// NewSkipCache returns an empty cache.
-func NewSkipCache(opts ...CacheOption) *SkipCache {
-	c := &SkipCache{entries: map[cacheKey]cacheEntry{}, ttl: DefaultTTL, sweepAt: 1024}
-	for _, opt := range opts {
-		opt(c)
-	}
-	return c
+func newSkipCache(name string, ttl time.Duration) *skipCache {
+	return &skipCache{entries: map[cacheKey]cacheEntry{}, ttl: ttl, name: name, sweepAt: 1024}
 }
 
 // exportSize sets the cache's gauge, if it is named.
-func (c *SkipCache) exportSize(n int) {
+func (c *skipCache) exportSize(n int) {
 	if c.name != "" {
 		cacheEntries.WithLabelValues(c.name).Set(float64(n))
 	}
@@ -75,87 +58,6 @@ type cacheKey struct {
 	gvk                      schema.GroupVersionKind
 	namespace, name, manager string
 	subresource              string
-	// client is the client the entry was learned through (clientToken):
-	// an object seen through one client never vouches for its namesake
-	// seen through another — another cluster, or the next test's fake
-	// client, whose objects may carry the same name, no UID and the same
-	// resourceVersion.
-	client any
-}
-
-// clientToken identifies c in cache keys: c itself when its type can be
-// compared (a pointer, as the clients of client.New and the fake client
-// are), which also keeps it alive while an entry names it, so no other
-// client can take its address. A client whose type cannot be compared (a
-// struct value: controller-runtime v0.22's interceptor client) is stood
-// for by a holder, one per distinct client, found by the client's
-// fingerprint; the holder keeps the client — and so every address in its
-// fingerprint — alive while an entry names it.
-func clientToken(c client.Client) any {
-	if c == nil {
-		return nil
-	}
-	if reflect.TypeOf(c).Comparable() {
-		return c
-	}
-	var b strings.Builder
-	fingerprint(&b, reflect.ValueOf(c), 0)
-	fp := b.String()
-	holders.mu.Lock()
-	defer holders.mu.Unlock()
-	if h := holders.m[fp].Value(); h != nil {
-		return h
-	}
-	h := &clientHolder{c: c}
-	holders.m[fp] = weak.Make(h)
-	if len(holders.m) >= holders.sweepAt {
-		for k, w := range holders.m {
-			if w.Value() == nil {
-				delete(holders.m, k)
-			}
-		}
-		holders.sweepAt = 2*len(holders.m) + 64
-	}
-	return h
-}
-
-// clientHolder stands for a client whose type cannot be compared.
-type clientHolder struct{ c client.Client }
-
-// holders finds the holder of a live client by fingerprint; it holds them
-// weakly, so a holder goes when no cache entry names it.
-var holders = struct {
-	mu      sync.Mutex
-	m       map[string]weak.Pointer[clientHolder]
-	sweepAt int
-}{m: map[string]weak.Pointer[clientHolder]{}, sweepAt: 64}
-
-// fingerprint writes what tells one client value from another: its types
-// and, through struct fields and interfaces, the addresses its pointers,
-// maps, channels, functions and slices hold, and its other values.
-func fingerprint(b *strings.Builder, v reflect.Value, depth int) {
-	if depth > 6 {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Interface:
-		if v.IsNil() {
-			b.WriteString("nil;")
-			return
-		}
-		fingerprint(b, v.Elem(), depth+1)
-	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer, reflect.Slice:
-		fmt.Fprintf(b, "%s@%x;", v.Type(), v.Pointer())
-	case reflect.Struct:
-		b.WriteString(v.Type().String())
-		b.WriteByte('{')
-		for i := 0; i < v.NumField(); i++ {
-			fingerprint(b, v.Field(i), depth+1)
-		}
-		b.WriteByte('}')
-	default:
-		fmt.Fprintf(b, "%v;", v)
-	}
 }
 
 type cacheEntry struct {
@@ -170,14 +72,20 @@ type cacheEntry struct {
 	refused *ImmutableError
 }
 
-// Len is the number of objects remembered.
-func (c *SkipCache) Len() int {
+// len is the number of objects remembered.
+func (c *skipCache) len() int {
+	if c == nil {
+		return 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries)
 }
 
-func (c *SkipCache) record(k cacheKey, hash string, obj client.Object, owned uint64) {
+func (c *skipCache) record(k cacheKey, hash string, obj client.Object, owned uint64) {
+	if c == nil {
+		return
+	}
 	now := time.Now()
 	c.mu.Lock()
 	c.entries[k] = cacheEntry{hash: hash, resourceVersion: version(obj), uid: obj.GetUID(), at: now, owned: owned}
@@ -197,7 +105,10 @@ func (c *SkipCache) record(k cacheKey, hash string, obj client.Object, owned uin
 	c.exportSize(n)
 }
 
-func (c *SkipCache) forget(k cacheKey) {
+func (c *skipCache) forget(k cacheKey) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	delete(c.entries, k)
 	n := len(c.entries)
@@ -205,9 +116,12 @@ func (c *SkipCache) forget(k cacheKey) {
 	c.exportSize(n)
 }
 
-// ForgetObject drops every entry of the object namespace/name (of any kind
+// forgetObject drops every entry of the object namespace/name (of any kind
 // or manager): at worst the next Ensure of a namesake sends one apply.
-func (c *SkipCache) ForgetObject(namespace, name string) {
+func (c *skipCache) forgetObject(namespace, name string) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	for k := range c.entries {
 		if k.namespace == namespace && k.name == name {
@@ -219,7 +133,10 @@ func (c *SkipCache) ForgetObject(namespace, name string) {
 	c.exportSize(n)
 }
 
-func (c *SkipCache) seen(k cacheKey) bool {
+func (c *skipCache) seen(k cacheKey) bool {
+	if c == nil {
+		return false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, ok := c.entries[k]
@@ -234,10 +151,14 @@ func (c *SkipCache) seen(k cacheKey) bool {
 // a doubt costs one no-op apply, never a wrong skip. A Preview decides
 // the same way and remembers nothing of what it learns: no entry, no new
 // version of one.
-func (c *SkipCache) fresh(k cacheKey, hash string, live client.Object, in *intent, o *options) bool {
-	c.mu.Lock()
-	e, ok := c.entries[k]
-	c.mu.Unlock()
+func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *intent, o *options) bool {
+	var e cacheEntry
+	ok := false
+	if c != nil {
+		c.mu.Lock()
+		e, ok = c.entries[k]
+		c.mu.Unlock()
+	}
 	if !ok && o.schema != nil && settled(*o.schema, live, in.object(), o, k.subresource) {
 		// Nothing remembered (a restart), but the live object and this
 		// manager's managedFields show the apply would change nothing.
@@ -296,7 +217,10 @@ func version(obj client.Object) string {
 
 // reject remembers that the API server refused intent hash for the object
 // at version rv (uid).
-func (c *SkipCache) reject(k cacheKey, hash, rv string, uid types.UID, ie *ImmutableError) {
+func (c *skipCache) reject(k cacheKey, hash, rv string, uid types.UID, ie *ImmutableError) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	c.entries[k] = cacheEntry{hash: hash, resourceVersion: rv, uid: uid, at: time.Now(), refused: ie}
 	n := len(c.entries)
@@ -306,7 +230,10 @@ func (c *SkipCache) reject(k cacheKey, hash, rv string, uid types.UID, ie *Immut
 
 // rejected returns the refusal of intent hash for live, if the object is
 // still as it was refused.
-func (c *SkipCache) rejected(k cacheKey, hash string, live client.Object) *ImmutableError {
+func (c *skipCache) rejected(k cacheKey, hash string, live client.Object) *ImmutableError {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	c.mu.Unlock()
@@ -317,7 +244,10 @@ func (c *SkipCache) rejected(k cacheKey, hash string, live client.Object) *Immut
 }
 
 // touch moves an entry to the live resourceVersion, its intent unchanged.
-func (c *SkipCache) touch(k cacheKey, hash, rv string) {
+func (c *skipCache) touch(k cacheKey, hash, rv string) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	if cur, ok := c.entries[k]; ok && cur.hash == hash {
 		cur.resourceVersion = rv

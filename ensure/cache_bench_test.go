@@ -22,7 +22,7 @@ func BenchmarkSkipCacheMemory(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		c := NewSkipCache()
+		c := newSkipCache("", DefaultTTL)
 		gvk := schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}
 		for j := 0; j < n; j++ {
 			k := cacheKey{gvk: gvk, namespace: fmt.Sprintf("project-%d", j), name: "project-member", manager: "kargo-controller"}
@@ -55,14 +55,14 @@ func BenchmarkIntent(b *testing.B) {
 }
 
 func TestForgetObject(t *testing.T) {
-	c := NewSkipCache()
+	c := newSkipCache("", DefaultTTL)
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", objAt("1", "u1"), 0)
 	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", objAt("1", "u1"), 0)
 	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", objAt("1", "u1"), 0)
-	c.ForgetObject("a", "x")
-	if c.Len() != 1 {
-		t.Fatalf("%d entries left, want only a/y", c.Len())
+	c.forgetObject("a", "x")
+	if c.len() != 1 {
+		t.Fatalf("%d entries left, want only a/y", c.len())
 	}
 }
 
@@ -75,7 +75,7 @@ func objAt(rv, uid string) client.Object {
 // cache grows, so memory stays bounded when delete events are missed, and
 // an expired entry never skips.
 func TestEntriesExpire(t *testing.T) {
-	c := NewSkipCache(CacheTTL(time.Millisecond))
+	c := newSkipCache("", time.Millisecond)
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 	for i := 0; i < 1023; i++ {
 		c.record(cacheKey{gvk: gvk, namespace: "a", name: fmt.Sprint(i), manager: "m"}, "h", objAt("1", "u"), 0)
@@ -83,26 +83,26 @@ func TestEntriesExpire(t *testing.T) {
 	k := cacheKey{gvk: gvk, namespace: "a", name: "0", manager: "m"}
 	time.Sleep(5 * time.Millisecond)
 	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}}
-	if c.fresh(k, "h", objAt("1", "u"), desired, newOptions(nil)) {
+	if c.fresh(k, "h", objAt("1", "u"), desired, newOptions(nil, nil)) {
 		t.Error("an expired entry skipped")
 	}
 	c.record(cacheKey{gvk: gvk, namespace: "a", name: "new", manager: "m"}, "h", objAt("1", "u"), 0)
-	if c.Len() != 1 {
-		t.Fatalf("%d entries after the sweep, want only the new one", c.Len())
+	if c.len() != 1 {
+		t.Fatalf("%d entries after the sweep, want only the new one", c.len())
 	}
 }
 
 // TestEntryVouchesForItsUIDOnly: a namesake with another UID (recreated,
 // or in another cluster behind the same cache) is not skipped.
 func TestEntryVouchesForItsUIDOnly(t *testing.T) {
-	c := NewSkipCache()
+	c := newSkipCache("", DefaultTTL)
 	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "a", name: "x", manager: "m"}
 	c.record(k, "h", objAt("7", "uid-cluster-a"), 0)
 	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}}
-	if !c.fresh(k, "h", objAt("7", "uid-cluster-a"), desired, newOptions(nil)) {
+	if !c.fresh(k, "h", objAt("7", "uid-cluster-a"), desired, newOptions(nil, nil)) {
 		t.Fatal("the same object at the same resourceVersion did not skip")
 	}
-	if c.fresh(k, "h", objAt("7", "uid-cluster-b"), desired, newOptions(nil)) {
+	if c.fresh(k, "h", objAt("7", "uid-cluster-b"), desired, newOptions(nil, nil)) {
 		t.Error("a namesake with another UID and the same resourceVersion skipped")
 	}
 }

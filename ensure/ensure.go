@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,7 +54,6 @@ type options struct {
 	createOnly         bool
 	noOwner            bool
 	ownerLabels        bool
-	cache              *SkipCache
 	reassertAfter      time.Duration
 	migrateFrom        []string
 	schema             *typed.ParseableType
@@ -63,29 +61,48 @@ type options struct {
 	recreate           *metav1.DeletionPropagation
 }
 
-// Option changes how Ensure writes.
-type Option func(*options)
+// ApplyOption changes how an Ensure call (Apply, ApplyStatus and the
+// generated Ensure<Kind> helpers) writes.
+type ApplyOption interface{ setApply(*options) }
 
-// FieldManager sets the field manager (default DefaultFieldManager).
-func FieldManager(name string) Option { return func(o *options) { o.fieldManager = name } }
+// applyFunc is an ApplyOption that sets one thing.
+type applyFunc func(*options)
+
+func (f applyFunc) setApply(o *options) { f(o) }
+
+// FieldManager names the field manager: of every call through a Client
+// (NewClient), of one Ensure call, or of AddFinalizer and Finalize. A
+// call's own FieldManager wins over its client's; without either it is
+// DefaultFieldManager.
+func FieldManager(name string) fieldManager { return fieldManager(name) }
+
+// fieldManager is an option of NewClient, of Ensure calls and of the
+// finalizer functions.
+type fieldManager string
+
+func (f fieldManager) setClient(c *Client)              { c.fieldManager = string(f) }
+func (f fieldManager) setApply(o *options)              { o.fieldManager = string(f) }
+func (f fieldManager) setFinalizer(o *finalizerOptions) { o.fieldManager = string(f) }
 
 // NoForce makes a conflict with another field manager an error
 // (*ConflictError) instead of taking the field over.
-func NoForce() Option { return func(o *options) { o.force = false } }
+func NoForce() ApplyOption { return applyFunc(func(o *options) { o.force = false }) }
 
 // BlockOwnerDeletion sets blockOwnerDeletion on the owner reference (default true).
-func BlockOwnerDeletion(b bool) Option { return func(o *options) { o.blockOwnerDeletion = b } }
+func BlockOwnerDeletion(b bool) ApplyOption {
+	return applyFunc(func(o *options) { o.blockOwnerDeletion = b })
+}
 
-// AlwaysSend disables the skip cache for this call: for objects behind
-// mutating webhooks, whose result the cache cannot predict.
-func AlwaysSend() Option { return func(o *options) { o.alwaysSend = true } }
+// AlwaysSend sends the apply even when the object already is as desired:
+// for objects behind mutating webhooks, whose result cannot be predicted.
+func AlwaysSend() ApplyOption { return applyFunc(func(o *options) { o.alwaysSend = true }) }
 
 // CreateOnly creates the object when it does not exist and never writes it
 // otherwise: no request at all when the cache already has it.
-func CreateOnly() Option { return func(o *options) { o.createOnly = true } }
+func CreateOnly() ApplyOption { return applyFunc(func(o *options) { o.createOnly = true }) }
 
 // NoOwner applies without an owner reference (owner may then be nil).
-func NoOwner() Option { return func(o *options) { o.noOwner = true } }
+func NoOwner() ApplyOption { return applyFunc(func(o *options) { o.noOwner = true }) }
 
 // OwnerLabels lets a namespaced owner own a child that cannot carry an
 // owner reference to it — a cluster-scoped object, or one in another
@@ -94,7 +111,7 @@ func NoOwner() Option { return func(o *options) { o.noOwner = true } }
 // (its kind and name). The garbage collector does not see such children;
 // Prune and Finalize do, and LabelledOwner maps their events to the
 // owner. Children that can carry a reference still get one.
-func OwnerLabels() Option { return func(o *options) { o.ownerLabels = true } }
+func OwnerLabels() ApplyOption { return applyFunc(func(o *options) { o.ownerLabels = true }) }
 
 // The label and annotation OwnerLabels sets on a child.
 const (
@@ -105,46 +122,51 @@ const (
 	OwnerAnnotation = "ensure.ssagen.io/owner"
 )
 
-// WithCache uses c instead of the process-wide DefaultCache.
-func WithCache(c *SkipCache) Option { return func(o *options) { o.cache = c } }
-
 // ReassertAfter sends an apply at least this often even when nothing
-// changed (default 10 hours, as controller-runtime's resync period).
-func ReassertAfter(d time.Duration) Option { return func(o *options) { o.reassertAfter = d } }
+// changed (default 10 hours, as controller-runtime's resync period). It
+// needs a Client's memory: without one, nothing says when the last apply
+// was.
+func ReassertAfter(d time.Duration) ApplyOption {
+	return applyFunc(func(o *options) { o.reassertAfter = d })
+}
 
 // MigrateFrom names former names of THIS controller's field manager: the
 // names it wrote the object with, by Update (or Create), before it
-// switched to apply or was renamed. On the first apply of an object in
-// this process, the fields those managers wrote with Update move to the
-// apply manager, so fields the controller no longer sets are pruned.
+// switched to apply or was renamed. On the first apply of an object
+// through a Client (every apply, through a plain client), the fields those
+// managers wrote with Update move to the apply manager, so fields the
+// controller no longer sets are pruned.
 //
 // Without it only the field manager's own name, formerly used with
 // Update, is migrated. Never name a manager other writers use too
 // ("manager", the default of every Kubebuilder binary, or
 // "kubectl-client-side-apply", a person's kubectl apply): their fields
 // would become this controller's, and the next apply would delete them.
-func MigrateFrom(managers ...string) Option {
-	return func(o *options) { o.migrateFrom = append(o.migrateFrom, managers...) }
+func MigrateFrom(managers ...string) ApplyOption {
+	return applyFunc(func(o *options) { o.migrateFrom = append(o.migrateFrom, managers...) })
 }
 
 // Schema gives Ensure the merge schema of the kind (generated helpers pass
 // it): with it, "the live object already holds the intent" is decided by
 // structured-merge-diff exactly as the API server would merge; without it,
 // by a conservative value-by-value comparison.
-func Schema(t typed.ParseableType) Option { return func(o *options) { o.schema = &t } }
+func Schema(t typed.ParseableType) ApplyOption {
+	return applyFunc(func(o *options) { o.schema = &t })
+}
 
-func newOptions(opts []Option) *options {
+func newOptions(c client.Client, opts []ApplyOption) *options {
 	o := &options{
-		fieldManager:       DefaultFieldManager,
+		fieldManager:       managerOf(c),
 		force:              true,
 		blockOwnerDeletion: true,
-		cache:              DefaultCache,
 		reassertAfter:      10 * time.Hour,
 		// migrateFrom is empty: migrate only ever takes what the field
 		// manager itself wrote with Update, and what MigrateFrom names.
 	}
 	for _, opt := range opts {
-		opt(o)
+		if opt != nil {
+			opt.setApply(o)
+		}
 	}
 	return o
 }
@@ -152,7 +174,7 @@ func newOptions(opts []Option) *options {
 // Apply makes the object described by desired exist as desired, owned by
 // owner (controller=true), and decodes the live object into obj. desired
 // is never modified.
-func Apply(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, opts ...Option) (Result, error) {
+func Apply(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, opts ...ApplyOption) (Result, error) {
 	return applyTo(ctx, c, owner, desired, obj, mainResource, opts)
 }
 
@@ -160,12 +182,12 @@ func Apply(ctx context.Context, c client.Client, owner client.Object, desired ru
 // an existing object (a *NotFoundError when it does not exist yet: a
 // status apply would create an object with only a status), and decodes
 // the live object into obj. desired is never modified.
-func ApplyStatus(ctx context.Context, c client.Client, desired runtime.ApplyConfiguration, obj client.Object, opts ...Option) (Result, error) {
+func ApplyStatus(ctx context.Context, c client.Client, desired runtime.ApplyConfiguration, obj client.Object, opts ...ApplyOption) (Result, error) {
 	return applyTo(ctx, c, nil, desired, obj, statusResource, opts)
 }
 
-func applyTo(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, at endpoint, opts []Option) (Result, error) {
-	o := newOptions(opts)
+func applyTo(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, at endpoint, opts []ApplyOption) (Result, error) {
+	o := newOptions(c, opts)
 	if o.fieldManager == "" {
 		return "", fmt.Errorf("ensure: the field manager must not be empty")
 	}
@@ -224,6 +246,7 @@ type plan struct {
 	before string    // the live resourceVersion, "" when there is none
 	uid    types.UID // the live UID
 	live   client.Object
+	mem    *skipCache // the client's memory; nil remembers nothing
 }
 
 // apply is one Ensure call: decide whether a request is needed at all;
@@ -268,7 +291,7 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 		return nil, "", fmt.Errorf("ensure: encoding the intent for %s %s: %w", gvk.Kind, in.name, err)
 	}
 	p := &plan{in: in, at: at, hash: hash, body: body,
-		key: cacheKey{gvk: gvk, namespace: in.namespace, name: in.name, manager: o.fieldManager, subresource: sub, client: clientToken(c)}}
+		key: cacheKey{gvk: gvk, namespace: in.namespace, name: in.name, manager: o.fieldManager, subresource: sub}, mem: memory(c)}
 
 	liveErr := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
 	p.exists = liveErr == nil
@@ -280,7 +303,7 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 	// needs them as the intent has them.
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	if !p.exists {
-		o.cache.forget(p.key) // deleted objects leave the cache
+		p.mem.forget(p.key) // deleted objects leave the cache
 	}
 	if p.exists && at == mainResource && !o.noOwner {
 		if err := checkController(obj, owner); err != nil {
@@ -297,20 +320,20 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 		return nil, Recreating, nil // deleted to be recreated; not gone yet
 	}
 	if p.exists {
-		if ie := o.cache.rejected(p.key, hash, obj); ie != nil {
+		if ie := p.mem.rejected(p.key, hash, obj); ie != nil {
 			// The same intent, refused for the same object: not sent again.
 			if o.recreate != nil && o.preview == nil {
-				o.cache.forget(p.key)
+				p.mem.forget(p.key)
 				res, err := recreate(ctx, c, obj, obj.GetUID(), *o.recreate)
 				return nil, res, err
 			}
 			return nil, "", ie
 		}
 	}
-	if p.exists && !o.alwaysSend && o.cache.fresh(p.key, hash, obj, in, o) {
+	if p.exists && !o.alwaysSend && p.mem.fresh(p.key, hash, obj, in, o) {
 		return nil, Skipped, nil
 	}
-	if p.exists && !o.cache.seen(p.key) && o.preview == nil {
+	if p.exists && !p.mem.seen(p.key) && o.preview == nil {
 		if err := migrate(ctx, c, obj, o, sub); err != nil {
 			return nil, "", err
 		}
@@ -331,7 +354,7 @@ func failed(ctx context.Context, c client.Client, obj client.Object, p *plan, o 
 	// A dry run remembers nothing, not even a refusal: the real apply
 	// afterwards is sent and answered on its own.
 	if o.preview == nil {
-		o.cache.forget(p.key)
+		p.mem.forget(p.key)
 	}
 	if conflict := asConflict(err); conflict != nil {
 		return "", conflict
@@ -341,7 +364,7 @@ func failed(ctx context.Context, c client.Client, obj client.Object, p *plan, o 
 			return recreate(ctx, c, obj, p.uid, *o.recreate)
 		}
 		if o.preview == nil {
-			o.cache.reject(p.key, p.hash, p.before, p.uid, ie)
+			p.mem.reject(p.key, p.hash, p.before, p.uid, ie)
 		}
 		return "", ie
 	}
@@ -380,7 +403,7 @@ func previewed(obj client.Object, p *plan, o *options) (Result, error) {
 // record remembers the object as the API server answered the apply, and
 // says what the apply did.
 func record(obj client.Object, p *plan, o *options) Result {
-	o.cache.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()))
+	p.mem.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()))
 	switch {
 	case !p.exists:
 		return Created
@@ -510,31 +533,16 @@ func setOwner(c client.Client, owner client.Object, in *intent, obj client.Objec
 
 func ptr[T any](v T) *T { return &v }
 
-// scopes remembers, per REST mapper and kind, whether the kind is
-// namespaced: a kind's scope does not change, and asking the mapper costs
-// about 70 allocations per call.
-var scopes sync.Map
-
-type scopeKey struct {
-	mapper any
-	gvk    schema.GroupVersionKind
-}
-
-// isNamespaced asks the client's REST mapper whether gvk is namespaced.
-// When the mapper has no mapping for the kind (controller-runtime's fake
-// client has an empty mapper unless given one), the answer is
-// hasNamespace: the kind is taken as namespaced iff the desired object
-// has a namespace. Such a guess is never remembered: only the mapper's
-// own answers are, under that mapper. On a real API server a kind without
+// isNamespaced asks the client's REST mapper whether gvk is namespaced,
+// once per Client and kind. When the mapper has no mapping for the kind
+// (controller-runtime's fake client has an empty mapper unless given
+// one), the answer is hasNamespace: the kind is taken as namespaced iff
+// the desired object has a namespace. Such a guess is never remembered:
+// only the mapper's own answers are. On a real API server a kind without
 // a mapping cannot be applied anyway; the apply's error says so.
 func isNamespaced(c client.Client, obj client.Object, gvk schema.GroupVersionKind, hasNamespace bool) (bool, error) {
-	mapper := c.RESTMapper()
-	cacheable := mapper != nil && reflect.TypeOf(mapper).Comparable()
-	k := scopeKey{mapper: mapper, gvk: gvk}
-	if cacheable {
-		if v, ok := scopes.Load(k); ok {
-			return v.(bool), nil
-		}
+	if namespaced, ok := knownScope(c, gvk); ok {
+		return namespaced, nil
 	}
 	namespaced, err := c.IsObjectNamespaced(obj)
 	if meta.IsNoMatchError(err) {
@@ -543,9 +551,7 @@ func isNamespaced(c client.Client, obj client.Object, gvk schema.GroupVersionKin
 	if err != nil {
 		return false, err
 	}
-	if cacheable {
-		scopes.Store(k, namespaced)
-	}
+	rememberScope(c, gvk, namespaced)
 	return namespaced, nil
 }
 

@@ -23,8 +23,8 @@ import (
 // nothing when the client's cache already shows the finalizer. The apply
 // carries obj's UID, so an owner deleted meanwhile is never re-created:
 // that is a NotFound error. obj is updated to the live object.
-func AddFinalizer(ctx context.Context, c client.Client, obj client.Object, finalizer string, opts ...Option) (Result, error) {
-	o := newOptions(opts)
+func AddFinalizer(ctx context.Context, c client.Client, obj client.Object, finalizer string, opts ...FinalizerOption) (Result, error) {
+	o := newFinalizerOptions(c, opts)
 	live, res, err := finalizerState(ctx, c, obj, finalizer, true)
 	if err != nil || res == Skipped {
 		return res, err
@@ -65,7 +65,7 @@ func AddFinalizer(ctx context.Context, c client.Client, obj client.Object, final
 // meanwhile is not re-created. It sends nothing when the cache no longer
 // shows the finalizer, or the object is gone. obj is updated to the live
 // object.
-func RemoveFinalizer(ctx context.Context, c client.Client, obj client.Object, finalizer string, opts ...Option) (Result, error) {
+func RemoveFinalizer(ctx context.Context, c client.Client, obj client.Object, finalizer string) (Result, error) {
 	live, res, err := finalizerState(ctx, c, obj, finalizer, false)
 	if err != nil || res == Skipped {
 		return res, err
@@ -92,6 +92,21 @@ func RemoveFinalizer(ctx context.Context, c client.Client, obj client.Object, fi
 		return "", err
 	}
 	return Configured, nil
+}
+
+// FinalizerOption changes how AddFinalizer and Finalize write: FieldManager.
+type FinalizerOption interface{ setFinalizer(*finalizerOptions) }
+
+type finalizerOptions struct{ fieldManager string }
+
+func newFinalizerOptions(c client.Client, opts []FinalizerOption) *finalizerOptions {
+	o := &finalizerOptions{fieldManager: managerOf(c)}
+	for _, opt := range opts {
+		if opt != nil {
+			opt.setFinalizer(o)
+		}
+	}
+	return o
 }
 
 // finalizerState reads obj from the client's cache into a copy and says

@@ -12,9 +12,10 @@ import (
 
 // ImmutableError is an apply the API server refused because it changes
 // fields that cannot change once set (a Service's clusterIP, a Job's
-// template, a Deployment's selector). Ensure does not send the same intent
-// again while the object stays as it is: the next calls return this error
-// with no request, until the intent or the object changes. A Preview's
+// template, a Deployment's selector). Through a Client, Ensure does not
+// send the same intent again while the object stays as it is: the next
+// calls return this error with no request, until the intent or the object
+// changes (a plain client remembers nothing, and sends it again). A Preview's
 // refusal is not remembered: the real apply afterwards is sent. With
 // RecreateOnImmutable, Ensure deletes the object instead, to create it
 // again.
@@ -61,6 +62,6 @@ const Recreating Result = "recreating"
 // them), so that the next Ensure creates it as desired. The delete is
 // preconditioned on the UID read, so a namesake created meanwhile is not
 // touched.
-func RecreateOnImmutable(policy metav1.DeletionPropagation) Option {
-	return func(o *options) { o.recreate = &policy }
+func RecreateOnImmutable(policy metav1.DeletionPropagation) ApplyOption {
+	return applyFunc(func(o *options) { o.recreate = &policy })
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -92,7 +93,7 @@ func TestFreshByManagedFields(t *testing.T) {
 	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "b"}}}}
 	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, name: "x", manager: "m"}
 	applied := live("u1", entry(`{"f:data":{"f:a":{}}}`))
-	o := newOptions(nil)
+	o := newOptions(nil, nil)
 	for _, tc := range []struct {
 		name string
 		live *corev1.ConfigMap
@@ -103,7 +104,7 @@ func TestFreshByManagedFields(t *testing.T) {
 		{"recreated", live("u2", entry(`{"f:data":{"f:a":{}}}`)), false},
 		{"managedFields stripped", live("u1"), false},
 	} {
-		c := NewSkipCache()
+		c := newSkipCache("", DefaultTTL)
 		c.record(k, "h", objAt("1", "u1"), ownedHash(applied, "m", ""))
 		if got := c.fresh(k, "h", tc.live, desired, o); got != tc.want {
 			t.Errorf("%s: fresh = %v, want %v", tc.name, got, tc.want)
@@ -135,7 +136,7 @@ func TestSendDecodesIntoZeroedObject(t *testing.T) {
 	c := &mergingClient{answer: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n","namespace":"ns","resourceVersion":"7"},"data":{"new":"y"}}`}
 	gvk := corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	p := &plan{in: &intent{gvk: gvk}, at: mainResource, body: []byte(`{}`)}
-	if err := send(context.Background(), c, cm, p, newOptions(nil)); err != nil {
+	if err := send(context.Background(), c, cm, p, newOptions(nil, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if cm.Labels != nil || cm.Data["old"] != "" || cm.Data["new"] != "y" || cm.ResourceVersion != "7" {
@@ -149,7 +150,8 @@ func TestSendDecodesIntoZeroedObject(t *testing.T) {
 
 // TestScopeFallbackIsNotRemembered: without a REST mapping, the scope is
 // the intent's (a namespace or not), asked anew each time; a mapper's
-// answer wins over the intent and is remembered under that mapper only.
+// answer wins over the intent and is remembered by the Client that asked,
+// and by no other; a plain client remembers nothing.
 func TestScopeFallbackIsNotRemembered(t *testing.T) {
 	s := runtime.NewScheme()
 	if err := corev1.AddToScheme(s); err != nil {
@@ -157,82 +159,91 @@ func TestScopeFallbackIsNotRemembered(t *testing.T) {
 	}
 	gvk := corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	empty := meta.NewDefaultRESTMapper(nil)
-	c := fake.NewClientBuilder().WithScheme(s).WithRESTMapper(empty).Build()
+	c := NewClient(fake.NewClientBuilder().WithScheme(s).WithRESTMapper(empty).Build())
 	for _, ns := range []bool{true, false, true} {
 		got, err := isNamespaced(c, &corev1.ConfigMap{}, gvk, ns)
 		if err != nil || got != ns {
 			t.Fatalf("fallback with namespace=%v: %v %v", ns, got, err)
 		}
 	}
-	if _, ok := scopes.Load(scopeKey{mapper: empty, gvk: gvk}); ok {
-		t.Fatal("a fallback answer was remembered under the mapper")
+	if _, ok := knownScope(c, gvk); ok {
+		t.Fatal("a fallback answer was remembered")
 	}
 	root := meta.NewDefaultRESTMapper(nil)
 	root.Add(gvk, meta.RESTScopeRoot) // says so, whatever the intent
-	c = fake.NewClientBuilder().WithScheme(s).WithRESTMapper(root).Build()
+	c = NewClient(fake.NewClientBuilder().WithScheme(s).WithRESTMapper(root).Build())
 	if got, err := isNamespaced(c, &corev1.ConfigMap{}, gvk, true); err != nil || got {
 		t.Fatalf("mapper says cluster-scoped: %v %v", got, err)
 	}
-	if v, ok := scopes.Load(scopeKey{mapper: root, gvk: gvk}); !ok || v.(bool) {
+	if v, ok := knownScope(c, gvk); !ok || v {
 		t.Fatalf("the mapper's answer is not remembered: %v %v", v, ok)
 	}
-	// The empty mapper still falls back.
-	c = fake.NewClientBuilder().WithScheme(s).WithRESTMapper(empty).Build()
-	if got, _ := isNamespaced(c, &corev1.ConfigMap{}, gvk, true); !got {
-		t.Fatal("the other mapper's answer leaked")
+	// Another client, over the empty mapper, still falls back.
+	other := NewClient(fake.NewClientBuilder().WithScheme(s).WithRESTMapper(empty).Build())
+	if got, _ := isNamespaced(other, &corev1.ConfigMap{}, gvk, true); !got {
+		t.Fatal("the other client's answer leaked")
+	}
+	// A plain client asks its mapper every time and keeps nothing.
+	plain := fake.NewClientBuilder().WithScheme(s).WithRESTMapper(root).Build()
+	if got, _ := isNamespaced(plain, &corev1.ConfigMap{}, gvk, true); got {
+		t.Fatal("plain client: the mapper's answer was not taken")
+	}
+	if _, ok := knownScope(plain, gvk); ok {
+		t.Fatal("a plain client remembered a scope")
 	}
 }
 
-// TestPredicateForgetsInItsOwnCache: a delete event drops the object from
-// the cache the predicate belongs to, and from no other.
-func TestPredicateForgetsInItsOwnCache(t *testing.T) {
+// TestPredicateForgetsInItsOwnClient: a delete event drops the object from
+// the memory of the Client the predicate was built on, and from no other
+// client's; a predicate built on a plain client forgets nothing and passes
+// the event.
+func TestPredicateForgetsInItsOwnClient(t *testing.T) {
 	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "n", name: "x", manager: "m"}
 	other := k
 	other.name = "y"
 	deleted := event.DeleteEvent{Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "x"}}}
-	has := func(c *SkipCache, k cacheKey) bool { return c.seen(k) }
-	saved := DefaultCache
-	t.Cleanup(func() { DefaultCache = saved })
-	DefaultCache = NewSkipCache()
-
-	mine := NewSkipCache()
-	for _, c := range []*SkipCache{mine, DefaultCache} {
-		c.record(k, "h", objAt("1", "u1"), 0)
-		c.record(other, "h", objAt("1", "u1"), 0)
+	base := fake.NewClientBuilder().Build()
+	mine, theirs := NewClient(base, FieldManager("m")), NewClient(base, FieldManager("m"))
+	for _, c := range []*Client{mine, theirs} {
+		c.cache.record(k, "h", objAt("1", "u1"), 0)
+		c.cache.record(other, "h", objAt("1", "u1"), 0)
 	}
-	if !mine.OwnedFieldsChanged("m", typed.DeducedParseableType).Delete(deleted) {
+	if !OwnedFieldsChanged(mine, typed.DeducedParseableType).Delete(deleted) {
 		t.Fatal("a delete event was dropped")
 	}
-	if has(mine, k) || !has(mine, other) {
-		t.Errorf("own cache after the delete: x %v y %v, want x gone, y kept", has(mine, k), has(mine, other))
+	if mine.cache.seen(k) || !mine.cache.seen(other) {
+		t.Errorf("own client after the delete: x %v y %v, want x gone, y kept", mine.cache.seen(k), mine.cache.seen(other))
 	}
-	if !has(DefaultCache, k) {
-		t.Error("a predicate of another cache cleared DefaultCache")
+	if !theirs.cache.seen(k) {
+		t.Error("a predicate of another client cleared its memory")
 	}
+	if !OwnedFieldsChanged(base, typed.DeducedParseableType).Delete(deleted) {
+		t.Error("a plain client's predicate dropped a delete")
+	}
+	if !theirs.cache.seen(k) {
+		t.Error("a plain client's predicate cleared a Client's memory")
+	}
+}
 
-	// The package-level predicate clears DefaultCache (as it is when the
-	// event comes) and no other cache.
-	pred := OwnedFieldsChanged("m", typed.DeducedParseableType)
-	mine.record(k, "h", objAt("1", "u1"), 0)
-	later := NewSkipCache()
-	later.record(k, "h", objAt("1", "u1"), 0)
-	DefaultCache = later
-	pred.Delete(deleted)
-	if has(later, k) || !has(mine, k) {
-		t.Errorf("package predicate: DefaultCache has x %v (want false), other cache %v (want true)", has(later, k), has(mine, k))
+// TestClientOptions: the field manager, TTL and metrics name are the
+// client's; a call's own FieldManager wins over its client's.
+func TestClientOptions(t *testing.T) {
+	base := fake.NewClientBuilder().Build()
+	if got := newOptions(base, nil).fieldManager; got != DefaultFieldManager {
+		t.Errorf("plain client's manager %q", got)
 	}
-
-	// ForgetDeleted passes every event and forgets on delete.
-	f := mine.ForgetDeleted()
-	if !f.Update(event.UpdateEvent{}) || !f.Create(event.CreateEvent{}) || !f.Generic(event.GenericEvent{}) {
-		t.Error("ForgetDeleted filtered an event")
+	c := NewClient(base, FieldManager("ctl"), CacheTTL(time.Minute), MetricsName("cluster-a"))
+	if c.FieldManager() != "ctl" || c.cache.ttl != time.Minute || c.cache.name != "cluster-a" || c.Unwrap() != base {
+		t.Errorf("client %+v", c)
 	}
-	if !f.Delete(deleted) || has(mine, k) {
-		t.Error("ForgetDeleted did not forget")
+	if got := newOptions(c, nil).fieldManager; got != "ctl" {
+		t.Errorf("client's manager not used: %q", got)
 	}
-	// A nil cache forgets nothing and does not panic.
-	if !(*SkipCache)(nil).OwnedFieldsChanged("m", typed.DeducedParseableType).Delete(deleted) {
-		t.Error("nil cache predicate dropped a delete")
+	if got := newOptions(c, []ApplyOption{FieldManager("call")}).fieldManager; got != "call" {
+		t.Errorf("the call's manager lost: %q", got)
+	}
+	if got := newFinalizerOptions(c, nil).fieldManager; got != "ctl" {
+		t.Errorf("finalizer manager %q", got)
 	}
 }
 
@@ -259,7 +270,7 @@ func TestOwnerErrorCauses(t *testing.T) {
 		u.SetNamespace(ns)
 		return &intent{gvk: u.GroupVersionKind(), name: "c", namespace: ns}
 	}
-	o := newOptions(nil)
+	o := newOptions(nil, nil)
 	cases := []struct {
 		name  string
 		err   error

@@ -18,7 +18,7 @@ var (
 	}, []string{"kind"})
 	cacheEntries = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "ssagen_skip_cache_entries",
-		Help: "Objects remembered by each named skip cache (CacheName; DefaultCache is \"default\").",
+		Help: "Objects remembered by each named Client (MetricsName).",
 	}, []string{"cache"})
 )
 

@@ -11,49 +11,26 @@ import (
 )
 
 // OwnedFieldsChanged is a predicate for Owns() and Watches() that drops
-// update events changing nothing fieldManager owns: a kubelet walking a pod
-// through its phases no longer requeues the pod's owner once per phase
-// (seed 002). Creates, deletes, a deletion timestamp appearing, and any
-// event it cannot judge pass. Generated packages offer it per kind with
-// the kind's schema (Owned<Kind>Changes).
-//
-// On delete events it drops the object from DefaultCache, the cache
-// Ensure uses without WithCache, and from no other cache.
-// A controller whose Ensure calls use WithCache(c) uses
-// c.OwnedFieldsChanged, or adds c.ForgetDeleted() beside the generated
-// Owned<Kind>Changes.
-func OwnedFieldsChanged(fieldManager string, t typed.ParseableType) predicate.Funcs {
-	p := (*SkipCache)(nil).OwnedFieldsChanged(fieldManager, t)
-	// DefaultCache as it is when the event comes.
-	p.DeleteFunc = func(e event.DeleteEvent) bool { return DefaultCache.forgetDeleted(e) }
-	return p
-}
-
-// OwnedFieldsChanged is the package's OwnedFieldsChanged for the
-// controllers whose Ensure calls use this cache: a deleted object leaves
-// c (and no other cache). On a nil cache it forgets nothing.
-func (c *SkipCache) OwnedFieldsChanged(fieldManager string, t typed.ParseableType) predicate.Funcs {
+// update events changing nothing the field manager of c owns: a kubelet
+// walking a pod through its phases no longer requeues the pod's owner
+// once per phase (seed 002). Creates, deletes, a deletion timestamp
+// appearing, and any event it cannot judge pass. On delete events the
+// object leaves c's memory (a Client's; a plain client has none, and its
+// field manager is DefaultFieldManager). Generated packages offer it per
+// kind with the kind's schema (Owned<Kind>Changes).
+func OwnedFieldsChanged(c client.Client, t typed.ParseableType) predicate.Funcs {
+	fieldManager, mem := managerOf(c), memory(c)
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
 			return ownedFieldsChanged(fieldManager, t, e.ObjectOld, e.ObjectNew)
 		},
-		DeleteFunc: c.forgetDeleted,
+		DeleteFunc: func(e event.DeleteEvent) bool {
+			if e.Object != nil {
+				mem.forgetObject(e.Object.GetNamespace(), e.Object.GetName())
+			}
+			return true
+		},
 	}
-}
-
-// ForgetDeleted is a predicate that passes every event and, on delete
-// events, drops the object from c: add it beside a generated
-// Owned<Kind>Changes when the Ensure calls use WithCache(c), e.g.
-// builder.WithPredicates(rbacensure.OwnedRoleChanges(m), c.ForgetDeleted()).
-func (c *SkipCache) ForgetDeleted() predicate.Funcs {
-	return predicate.Funcs{DeleteFunc: c.forgetDeleted}
-}
-
-func (c *SkipCache) forgetDeleted(e event.DeleteEvent) bool {
-	if c != nil && e.Object != nil {
-		c.ForgetObject(e.Object.GetNamespace(), e.Object.GetName())
-	}
-	return true
 }
 
 func ownedFieldsChanged(fieldManager string, t typed.ParseableType, before, after client.Object) bool {

@@ -34,7 +34,7 @@ func (d *Diff) Empty() bool { return len(d.Added)+len(d.Changed)+len(d.Removed) 
 // the live object showed nor an *ImmutableError the dry run got — so the
 // real apply afterwards is sent (or skipped) as it would have been
 // without the Preview.
-func Preview(d *Diff) Option { return func(o *options) { o.preview = d } }
+func Preview(d *Diff) ApplyOption { return applyFunc(func(o *options) { o.preview = d }) }
 
 // volatile are paths every write changes: no part of a preview.
 var volatile = fieldpath.NewSet(

@@ -115,7 +115,7 @@ var ErrChildrenRemain = errors.New("children are still being deleted")
 // owner is gone — and no finalizer is removed: the other writer's stays. Finalize does not read the
 // deletion's propagation policy: under Orphan, a child still found
 // controlled by owner is deleted too.
-func Finalize(ctx context.Context, c client.Client, owner client.Object, finalizer string, children []client.ObjectList, opts ...Option) (deleting bool, err error) {
+func Finalize(ctx context.Context, c client.Client, owner client.Object, finalizer string, children []client.ObjectList, opts ...FinalizerOption) (deleting bool, err error) {
 	if owner.GetDeletionTimestamp() == nil {
 		_, err := AddFinalizer(ctx, c, owner, finalizer, opts...)
 		return false, err
@@ -137,7 +137,7 @@ func Finalize(ctx context.Context, c client.Client, owner client.Object, finaliz
 	if !slices.Contains(owner.GetFinalizers(), finalizer) {
 		return true, nil
 	}
-	_, err = RemoveFinalizer(ctx, c, owner, finalizer, opts...)
+	_, err = RemoveFinalizer(ctx, c, owner, finalizer)
 	return true, err
 }
 

@@ -1104,7 +1104,7 @@ func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 	}
 	p.Report(diag(pos, "owns-churning",
 		"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
-		"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(fieldManager)) from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
+		"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(c)), c the ensure.NewClient your reconciler writes through, from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
 }
 
 // writtenByOthers are kinds other controllers keep writing: the churning

@@ -32,6 +32,13 @@ import (
 // FieldManager is the example operator's field manager.
 const FieldManager = "platform-operator"
 
+// NewClient is the client the reconcilers write through: c with the field
+// manager and the memory of the helpers (ensure.NewClient), one per
+// manager, named in the skip-cache metrics.
+func NewClient(c client.Client) *ensure.Client {
+	return ensure.NewClient(c, ensure.FieldManager(FieldManager), ensure.MetricsName(FieldManager))
+}
+
 // Finalizer holds a Project until its children are deleted.
 const Finalizer = "platform.ssagen.dev/children"
 
@@ -41,7 +48,9 @@ func projectChildren() []client.ObjectList {
 		&rbacv1.ClusterRoleList{}, &rbacv1.ClusterRoleBindingList{}}
 }
 
-// ProjectReconciler keeps a Project's RBAC as desired.
+// ProjectReconciler keeps a Project's RBAC as desired. Its client is
+// NewClient's: the field manager and the memory of what it applied travel
+// with it.
 type ProjectReconciler struct {
 	client.Client
 	Reconciles atomic.Int64
@@ -59,8 +68,7 @@ func (r *ProjectReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if err := r.Get(ctx, req.NamespacedName, &p); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	opt := ensure.FieldManager(FieldManager)
-	if deleting, err := ensure.Finalize(ctx, r.Client, &p, Finalizer, projectChildren(), opt); err != nil || deleting {
+	if deleting, err := ensure.Finalize(ctx, r.Client, &p, Finalizer, projectChildren()); err != nil || deleting {
 		return ctrl.Result{}, err
 	}
 	var keep []client.ObjectKey
@@ -71,26 +79,26 @@ func (r *ProjectReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	for _, ns := range p.Spec.Namespaces {
 		keep = append(keep, client.ObjectKey{Namespace: ns, Name: p.Name + "-member"}, client.ObjectKey{Namespace: ns, Name: p.Name})
 		if _, _, err := rbacensure.EnsureRole(ctx, r.Client, &p, rbacv1ac.Role(p.Name+"-member", ns).
-			WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods", "services").WithVerbs("get", "list", "watch")), opt); err != nil {
+			WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods", "services").WithVerbs("get", "list", "watch"))); err != nil {
 			return ctrl.Result{}, err
 		}
 		if _, _, err := rbacensure.EnsureRoleBinding(ctx, r.Client, &p, rbacv1ac.RoleBinding(p.Name+"-member", ns).
 			WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("Role").WithName(p.Name+"-member")).
-			WithSubjects(subjects...), opt); err != nil {
+			WithSubjects(subjects...)); err != nil {
 			return ctrl.Result{}, err
 		}
 		// Created once, never overwritten: users annotate it.
-		if _, _, err := coreensure.EnsureServiceAccount(ctx, r.Client, &p, corev1ac.ServiceAccount(p.Name, ns), opt, ensure.CreateOnly()); err != nil {
+		if _, _, err := coreensure.EnsureServiceAccount(ctx, r.Client, &p, corev1ac.ServiceAccount(p.Name, ns), ensure.CreateOnly()); err != nil {
 			return ctrl.Result{}, err
 		}
 	}
 	if _, _, err := rbacensure.EnsureClusterRole(ctx, r.Client, &p, rbacv1ac.ClusterRole(p.Name+"-admin").
-		WithRules(rbacv1ac.PolicyRule().WithAPIGroups("platform.ssagen.dev").WithResources("projects").WithResourceNames(p.Name).WithVerbs("get", "update")), opt); err != nil {
+		WithRules(rbacv1ac.PolicyRule().WithAPIGroups("platform.ssagen.dev").WithResources("projects").WithResourceNames(p.Name).WithVerbs("get", "update"))); err != nil {
 		return ctrl.Result{}, err
 	}
 	if _, _, err := rbacensure.EnsureClusterRoleBinding(ctx, r.Client, &p, rbacv1ac.ClusterRoleBinding(p.Name+"-admin").
 		WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("ClusterRole").WithName(p.Name+"-admin")).
-		WithSubjects(subjects...), opt); err != nil {
+		WithSubjects(subjects...)); err != nil {
 		return ctrl.Result{}, err
 	}
 	// The namespaces the project no longer lists lose its children.
@@ -101,19 +109,20 @@ func (r *ProjectReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	_, _, err := apiensure.EnsureProjectStatus(ctx, r.Client, ac.Project(p.Name).WithStatus(ac.ProjectStatus().
 		WithPhase(platformv1alpha1.ProjectReady).WithObservedGeneration(p.Generation).
-		WithConditions(ensure.Condition(p.Status.Conditions, "Ready", metav1.ConditionTrue, "Provisioned", "RBAC in place", p.Generation, metav1.Now()))), opt)
+		WithConditions(ensure.Condition(p.Status.Conditions, "Ready", metav1.ConditionTrue, "Provisioned", "RBAC in place", p.Generation, metav1.Now()))))
 	return ctrl.Result{}, err
 }
 
 // SetupWithManager watches Projects and the RBAC they own.
 func (r *ProjectReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&platformv1alpha1.Project{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Owns(&rbacv1.Role{}, builder.WithPredicates(rbacensure.OwnedRoleChanges(FieldManager))).
-		Owns(&rbacv1.RoleBinding{}, builder.WithPredicates(rbacensure.OwnedRoleBindingChanges(FieldManager))).
+		Owns(&rbacv1.Role{}, builder.WithPredicates(rbacensure.OwnedRoleChanges(r.Client))).
+		Owns(&rbacv1.RoleBinding{}, builder.WithPredicates(rbacensure.OwnedRoleBindingChanges(r.Client))).
 		Complete(r)
 }
 
-// SandboxReconciler keeps a Sandbox's pod and reports its phase.
+// SandboxReconciler keeps a Sandbox's pod and reports its phase. Its
+// client is NewClient's.
 type SandboxReconciler struct {
 	client.Client
 	Reconciles atomic.Int64
@@ -126,10 +135,9 @@ func (r *SandboxReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if err := r.Get(ctx, req.NamespacedName, &s); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	opt := ensure.FieldManager(FieldManager)
 	pod, _, err := coreensure.EnsurePod(ctx, r.Client, &s, corev1ac.Pod(s.Name, s.Namespace).
 		WithLabels(map[string]string{"sandbox": s.Name}).
-		WithSpec(corev1ac.PodSpec().WithContainers(corev1ac.Container().WithName("main").WithImage("busybox:1.36"))), opt)
+		WithSpec(corev1ac.PodSpec().WithContainers(corev1ac.Container().WithName("main").WithImage("busybox:1.36"))))
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -139,7 +147,7 @@ func (r *SandboxReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	_, _, err = apiensure.EnsureSandboxStatus(ctx, r.Client, ac.Sandbox(s.Name, s.Namespace).WithStatus(ac.SandboxStatus().
 		WithPhase(platformv1alpha1.SandboxPhase(pod.Status.Phase)).WithPodName(pod.Name).
-		WithConditions(ensure.Condition(s.Status.Conditions, "Ready", ready, fmt.Sprintf("Pod%s", phaseOr(pod.Status.Phase)), "", s.Generation, metav1.Now()))), opt)
+		WithConditions(ensure.Condition(s.Status.Conditions, "Ready", ready, fmt.Sprintf("Pod%s", phaseOr(pod.Status.Phase)), "", s.Generation, metav1.Now()))))
 	return ctrl.Result{}, err
 }
 
@@ -156,7 +164,7 @@ func phaseOr(p corev1.PodPhase) string {
 // the phase is checked explicitly.
 func (r *SandboxReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&platformv1alpha1.Sandbox{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Owns(&corev1.Pod{}, builder.WithPredicates(phaseChanged{coreensure.OwnedPodChanges(FieldManager)})).
+		Owns(&corev1.Pod{}, builder.WithPredicates(phaseChanged{coreensure.OwnedPodChanges(r.Client)})).
 		Complete(r)
 }
 

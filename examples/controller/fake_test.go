@@ -79,7 +79,7 @@ func TestProjectReconcilerOnFakeClient(t *testing.T) {
 		WithStatusSubresource(&platformv1alpha1.Project{}).
 		WithTypeConverters(applyconfiguration.NewTypeConverter(scheme)).
 		WithInterceptorFuncs(writeCounter(&writes)).Build()
-	r := &ProjectReconciler{Client: c}
+	r := &ProjectReconciler{Client: NewClient(c)}
 	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(p)}
 
 	if _, err := r.Reconcile(ctx, req); err != nil {

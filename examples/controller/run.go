@@ -56,8 +56,9 @@ func Run(ctx context.Context, cfg *rest.Config, resyncs int, log io.Writer) (*Re
 	if err != nil {
 		return nil, err
 	}
-	projects := &ProjectReconciler{Client: mgr.GetClient()}
-	sandboxes := &SandboxReconciler{Client: mgr.GetClient()}
+	c := NewClient(mgr.GetClient())
+	projects := &ProjectReconciler{Client: c}
+	sandboxes := &SandboxReconciler{Client: c}
 	if err := projects.SetupWithManager(mgr); err != nil {
 		return nil, err
 	}

@@ -35,14 +35,16 @@ func ensureFile(u *model.Universe, gv *model.GroupVersion, aliases Aliases) *jen
 		f.Line()
 		comment(f, fmt.Sprintf(`Ensure%[1]s makes the %[1]s described by desired exist as desired, with
 owner as its controller, by server-side apply. It sends no request when
-the client's cache shows the object already as desired, and returns the
-live object and what was done. desired is not modified.`, kind))
+the client's cache shows the object already as desired (c from
+ensure.NewClient also remembers what it applied), and returns the live
+object and what was done. desired is not modified.`, kind))
 		ensureFunc(f, u, k, contract.Ensure(kind), "")
 		f.Line()
 		comment(f, fmt.Sprintf(`Owned%[1]sChanges is a predicate for Owns(&%[1]s{}) that drops update
-events changing nothing fieldManager owns (status churn, other managers' fields).`, kind))
-		f.Func().Id(contract.OwnedChanges(kind)).Params(jen.Id("fieldManager").String()).Qual("sigs.k8s.io/controller-runtime/pkg/predicate", "Funcs").Block(
-			jen.Return(jen.Qual(ensureRuntimePkg, "OwnedFieldsChanged").Call(jen.Id("fieldManager"),
+events changing nothing c's field manager owns (status churn, other
+managers' fields); deleted objects leave c's memory.`, kind))
+		f.Func().Id(contract.OwnedChanges(kind)).Params(jen.Id("c").Qual(crClientPkg, "Client")).Qual("sigs.k8s.io/controller-runtime/pkg/predicate", "Funcs").Block(
+			jen.Return(jen.Qual(ensureRuntimePkg, "OwnedFieldsChanged").Call(jen.Id("c"),
 				jen.Qual(u.OutputPkg+"/internal", "Parser").Call().Dot("Type").Call(jen.Lit(k.Name.SchemaName())))),
 		)
 		if hasSub(k.Root, "status") {
@@ -72,7 +74,7 @@ func ensureFunc(f *jen.File, u *model.Universe, k *model.Type, name, sub string)
 		params[contract.ParamOwner], args[contract.ParamOwner] = jen.Id("owner").Qual(crClientPkg, "Object"), jen.Id("owner")
 	}
 	params[desiredAt] = jen.Id("desired").Op("*").Qual(ac.Pkg, ac.Name)
-	params = append(params, jen.Id("opts").Op("...").Qual(ensureRuntimePkg, "Option"))
+	params = append(params, jen.Id("opts").Op("...").Qual(ensureRuntimePkg, contract.ApplyOption))
 	f.Func().Id(name).Params(params...).
 		Params(jen.Op("*").Qual(k.Name.Pkg, kind), jen.Qual(ensureRuntimePkg, "Result"), jen.Error()).Block(
 		jen.Id("obj").Op(":=").Op("&").Qual(k.Name.Pkg, kind).Values(),
@@ -84,7 +86,7 @@ func ensureFunc(f *jen.File, u *model.Universe, k *model.Type, name, sub string)
 
 // withSchema passes the kind's merge schema first, then the caller's options.
 func withSchema(u *model.Universe, k *model.Type) *jen.Statement {
-	return jen.Append(jen.Index().Qual(ensureRuntimePkg, "Option").Values(
+	return jen.Append(jen.Index().Qual(ensureRuntimePkg, contract.ApplyOption).Values(
 		jen.Qual(ensureRuntimePkg, "Schema").Call(jen.Qual(u.OutputPkg+"/internal", "Parser").Call().Dot("Type").Call(jen.Lit(k.Name.SchemaName()))),
 	), jen.Id("opts").Op("...")).Op("...")
 }

@@ -431,19 +431,19 @@ func TestOnAPIServer(t *testing.T) {
 		}
 		t.Fatalf("the informer never showed %s at resourceVersion %s", obj.GetName(), obj.GetResourceVersion())
 	}
-	step := func(name string, data map[string]string, cache *ensure.SkipCache, want ensure.Result, wantWrites int64) {
+	step := func(name string, data map[string]string, ec *ensure.Client, want ensure.Result, wantWrites int64) {
 		t.Helper()
 		before := writes.Load()
-		obj, res, err := corev1ensure.EnsureConfigMap(ctx, c, owner, desired(data), ensure.WithCache(cache))
+		obj, res, err := corev1ensure.EnsureConfigMap(ctx, ec, owner, desired(data))
 		if err != nil || res != want || writes.Load()-before != wantWrites {
 			t.Fatalf("%s: %v, %v, %d writes; want %v, %d", name, res, err, writes.Load()-before, want, wantWrites)
 		}
 		synced(obj)
 	}
-	first := ensure.NewSkipCache()
+	first := ensure.NewClient(c)
 	step("create", map[string]string{"a": "1", "b": "2"}, first, ensure.Created, 1)
 	step("unchanged", map[string]string{"a": "1", "b": "2"}, first, ensure.Skipped, 0)
-	step("after a restart", map[string]string{"a": "1", "b": "2"}, ensure.NewSkipCache(), ensure.Skipped, 0)
+	step("after a restart", map[string]string{"a": "1", "b": "2"}, ensure.NewClient(c), ensure.Skipped, 0)
 	step("drop a key", map[string]string{"a": "1"}, first, ensure.Configured, 1)
 	var live corev1.ConfigMap
 	if err := direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "child"}, &live); err != nil {
@@ -544,10 +544,15 @@ import (
 	corev1ensure "example.com/operator/pkg/applyconfiguration/core/v1/ensure"
 )
 
-// Reconciler writes each App's ConfigMap with EnsureConfigMap.
+// Reconciler writes each App's ConfigMap with EnsureConfigMap, through
+// the client NewReconciler wraps with ensure.NewClient.
 type Reconciler struct {
 	client.Client
-	Cache *ensure.SkipCache
+}
+
+// NewReconciler is the App reconciler over c.
+func NewReconciler(c client.Client) *Reconciler {
+	return &Reconciler{Client: ensure.NewClient(c, ensure.FieldManager("app-controller"))}
 }
 
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -556,8 +561,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	_, _, err := corev1ensure.EnsureConfigMap(ctx, r.Client, &app,
-		corev1ac.ConfigMap(app.Name, app.Namespace).WithData(map[string]string{"greeting": app.Spec.Greeting}),
-		ensure.FieldManager("app-controller"), ensure.WithCache(r.Cache))
+		corev1ac.ConfigMap(app.Name, app.Namespace).WithData(map[string]string{"greeting": app.Spec.Greeting}))
 	return ctrl.Result{}, err
 }
 `
@@ -578,8 +582,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/ssagen/ssagen/ensure"
-
 	appv1 "example.com/operator/api/v1"
 )
 
@@ -599,7 +601,7 @@ func TestReconcile(t *testing.T) {
 			return c.Apply(ctx, obj, opts...)
 		},
 	}).Build()
-	r := &Reconciler{Client: c, Cache: ensure.NewSkipCache()}
+	r := NewReconciler(c)
 	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	for i := 0; i < 3; i++ {
 		if _, err := r.Reconcile(context.Background(), req); err != nil {

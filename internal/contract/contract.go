@@ -22,10 +22,14 @@ const (
 	HelperPkgName = "ensure"
 
 	// NoOwner, CreateOnly and FieldManager are runtime options vet's fixes
-	// pass.
+	// pass; ApplyOption is the type of the helpers' options, and Client
+	// the runtime's client that carries their memory (NewClient).
 	NoOwner      = "NoOwner"
 	CreateOnly   = "CreateOnly"
 	FieldManager = "FieldManager"
+	ApplyOption  = "ApplyOption"
+	Client       = "Client"
+	NewClient    = "NewClient"
 )
 
 // Parameters of Ensure<Kind>: ctx, client, owner, desired, opts... — and

@@ -52,8 +52,8 @@ func BenchmarkApply(b *testing.B) {
 			WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("Role").WithName("bench")).
 			WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("alice"))
 	}
-	skip := ensure.NewSkipCache()
-	obj, _, err := rbacv1ensure.EnsureRoleBinding(ctx, c, owner, desired(), ensure.WithCache(skip))
+	skip := ensure.NewClient(c)
+	obj, _, err := rbacv1ensure.EnsureRoleBinding(ctx, skip, owner, desired())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func BenchmarkApply(b *testing.B) {
 	b.Run("call=ensure-cache-hit", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, res, err := rbacv1ensure.EnsureRoleBinding(ctx, c, owner, desired(), ensure.WithCache(skip)); err != nil || res != ensure.Skipped {
+			if _, res, err := rbacv1ensure.EnsureRoleBinding(ctx, skip, owner, desired()); err != nil || res != ensure.Skipped {
 				b.Fatal(res, err)
 			}
 		}
@@ -74,7 +74,7 @@ func BenchmarkApply(b *testing.B) {
 	b.Run("call=ensure-apply", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, c, owner, desired(), ensure.WithCache(skip), ensure.AlwaysSend()); err != nil {
+			if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, skip, owner, desired(), ensure.AlwaysSend()); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -84,7 +84,7 @@ func BenchmarkApply(b *testing.B) {
 	b.Run("call=ensure-after-restart", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, res, err := rbacv1ensure.EnsureRoleBinding(ctx, c, owner, desired(), ensure.WithCache(ensure.NewSkipCache())); err != nil || res != ensure.Skipped {
+			if _, res, err := rbacv1ensure.EnsureRoleBinding(ctx, c, owner, desired()); err != nil || res != ensure.Skipped {
 				b.Fatal(res, err)
 			}
 		}
@@ -138,10 +138,10 @@ func BenchmarkFirstResyncAfterRestart(b *testing.B) {
 		return corev1ac.ConfigMap(fmt.Sprintf("child-%d", i), "default").
 			WithLabels(map[string]string{"app": "restart"}).WithData(map[string]string{"key": "value"})
 	}
-	first := ensure.NewSkipCache()
+	first := ensure.NewClient(c)
 	var last client.Object
 	for i := 0; i < children; i++ {
-		obj, _, err := corev1ensure.EnsureConfigMap(ctx, c, owner, desired(i), ensure.WithCache(first))
+		obj, _, err := corev1ensure.EnsureConfigMap(ctx, first, owner, desired(i))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -156,15 +156,15 @@ func BenchmarkFirstResyncAfterRestart(b *testing.B) {
 	}
 	for _, mode := range []struct {
 		name string
-		opts []ensure.Option
-	}{{"resync=decided-from-managedFields", nil}, {"resync=apply-each", []ensure.Option{ensure.AlwaysSend()}}} {
+		opts []ensure.ApplyOption
+	}{{"resync=decided-from-managedFields", nil}, {"resync=apply-each", []ensure.ApplyOption{ensure.AlwaysSend()}}} {
 		b.Run(mode.name, func(b *testing.B) {
 			b.ReportAllocs()
 			before := counter.Snapshot()
 			for n := 0; n < b.N; n++ {
-				restarted := ensure.NewSkipCache()
+				restarted := ensure.NewClient(c)
 				for i := 0; i < children; i++ {
-					if _, _, err := corev1ensure.EnsureConfigMap(ctx, c, owner, desired(i), append([]ensure.Option{ensure.WithCache(restarted)}, mode.opts...)...); err != nil {
+					if _, _, err := corev1ensure.EnsureConfigMap(ctx, restarted, owner, desired(i), mode.opts...); err != nil {
 						b.Fatal(err)
 					}
 				}

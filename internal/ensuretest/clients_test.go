@@ -17,12 +17,13 @@ import (
 	rbacv1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/rbac/v1/ensure"
 )
 
-// TestOneClientNeverVouchesForAnother: what Ensure remembered through one
-// client does not skip a write through another, though the objects share
-// a name, carry no UID and the same resourceVersion — the next test
-// case's fake client (Kargo's unit tests hit this), or another cluster.
-// The second Ensure must send its apply, so the error injected into its
-// client's Patch comes back.
+// TestOneClientNeverVouchesForAnother: what one Client remembered does not
+// skip a write through another — a Client over another client, or a plain
+// client, which remembers nothing — though the objects share a name, carry
+// no UID and the same resourceVersion: the next test case's fake client
+// (Kargo's unit tests hit this), or another cluster. The second Ensure
+// must send its apply, so the error injected into its client's Patch
+// comes back.
 func TestOneClientNeverVouchesForAnother(t *testing.T) {
 	ctx := context.Background()
 	desired := func() *rbacv1ac.RoleBindingApplyConfiguration {
@@ -38,11 +39,14 @@ func TestOneClientNeverVouchesForAnother(t *testing.T) {
 		}
 	}
 	opts := ensure.FieldManager("clients-test")
-	first := fake.NewClientBuilder().WithObjects(seeded()).Build()
+	first := ensure.NewClient(fake.NewClientBuilder().WithObjects(seeded()).Build(), opts)
 	for i := 0; i < 2; i++ {
-		if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, first, nil, desired(), opts, ensure.NoOwner()); err != nil {
+		if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, first, nil, desired(), ensure.NoOwner()); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if first.Remembered() != 1 {
+		t.Fatalf("the first client remembers %d objects, want 1", first.Remembered())
 	}
 	boom := errors.New("boom")
 	patches := 0
@@ -52,8 +56,10 @@ func TestOneClientNeverVouchesForAnother(t *testing.T) {
 			return boom
 		},
 	}).Build()
-	if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, second, nil, desired(), opts, ensure.NoOwner()); !errors.Is(err, boom) {
-		t.Errorf("Ensure through a second client: %v after %d patches, want the injected error: the first client's memory skipped the write", err, patches)
+	for _, c := range []client.Client{ensure.NewClient(second, opts), second} {
+		if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, c, nil, desired(), opts, ensure.NoOwner()); !errors.Is(err, boom) {
+			t.Errorf("Ensure through %T: %v after %d patches, want the injected error: the first client's memory skipped the write", c, err, patches)
+		}
 	}
 }
 
@@ -64,11 +70,11 @@ type valueClient struct {
 	note func()
 }
 
-// TestValueClientsKeptApart: clients whose type cannot be compared still
-// each get their own memory — a second one, whose store holds the same
-// object (same name, no UID, same resourceVersion), is never skipped on
-// the first's word — and one keeps its memory across calls (1 write for
-// 3 calls).
+// TestValueClientsKeptApart: Clients over clients whose type cannot be
+// compared each have their own memory — a second one, whose store holds
+// the same object (same name, no UID, same resourceVersion), is never
+// skipped on the first's word — and one keeps its memory across calls (1
+// write for 3 calls).
 func TestValueClientsKeptApart(t *testing.T) {
 	ctx := context.Background()
 	desired := func() *rbacv1ac.RoleBindingApplyConfiguration {
@@ -93,7 +99,7 @@ func TestValueClientsKeptApart(t *testing.T) {
 			return c.Apply(ctx, obj, o...)
 		},
 	}).Build()
-	first := valueClient{Client: counted}
+	first := ensure.NewClient(valueClient{Client: counted})
 	for i := 0; i < 3; i++ {
 		if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, first, nil, desired(), opts, ensure.NoOwner()); err != nil {
 			t.Fatal(err)
@@ -103,14 +109,14 @@ func TestValueClientsKeptApart(t *testing.T) {
 		t.Errorf("%d writes through one value client for 3 calls with the same desired state, want 1", patches)
 	}
 	boom := errors.New("boom")
-	second := valueClient{Client: fake.NewClientBuilder().WithObjects(seeded()).WithInterceptorFuncs(interceptor.Funcs{
+	second := ensure.NewClient(valueClient{Client: fake.NewClientBuilder().WithObjects(seeded()).WithInterceptorFuncs(interceptor.Funcs{
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, o ...client.PatchOption) error {
 			return boom
 		},
 		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, o ...client.ApplyOption) error {
 			return boom
 		},
-	}).Build()}
+	}).Build()})
 	if _, _, err := rbacv1ensure.EnsureRoleBinding(ctx, second, nil, desired(), opts, ensure.NoOwner()); !errors.Is(err, boom) {
 		t.Errorf("Ensure through a second value client: %v, want the injected error: the first client's memory skipped the write", err)
 	}

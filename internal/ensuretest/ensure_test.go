@@ -90,16 +90,16 @@ func TestEnsure(t *testing.T) {
 	e, ctx := setup(t)
 
 	t.Run("steady state sends no request", func(t *testing.T) {
-		cache := ensure.NewSkipCache()
+		cache := ensure.NewClient(e.c)
 		desired := proxy("default", 2)
-		obj, res, err := gen.EnsureProxy(ctx, e.c, e.owner, desired, ensure.WithCache(cache), ensure.FieldManager("proxy-controller"))
+		obj, res, err := gen.EnsureProxy(ctx, cache, e.owner, desired, ensure.FieldManager("proxy-controller"))
 		if err != nil || res != ensure.Created {
 			t.Fatalf("first ensure: %v %v", res, err)
 		}
 		e.synced(t, ctx, obj)
 		before := e.counter.Snapshot()
 		for i := 0; i < 20; i++ {
-			_, res, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(cache), ensure.FieldManager("proxy-controller"))
+			_, res, err := gen.EnsureProxy(ctx, cache, e.owner, proxy("default", 2), ensure.FieldManager("proxy-controller"))
 			if err != nil || res != ensure.Skipped {
 				t.Fatalf("reconcile %d: %v %v", i, res, err)
 			}
@@ -108,7 +108,7 @@ func TestEnsure(t *testing.T) {
 			t.Fatalf("20 unchanged reconciles sent requests: %s", testenv.String(got))
 		}
 		// A new intent is applied at once, with one request.
-		_, res, err = gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 3), ensure.WithCache(cache), ensure.FieldManager("proxy-controller"))
+		_, res, err = gen.EnsureProxy(ctx, cache, e.owner, proxy("default", 3), ensure.FieldManager("proxy-controller"))
 		if err != nil || res != ensure.Configured {
 			t.Fatalf("changed intent: %v %v", res, err)
 		}
@@ -123,30 +123,30 @@ func TestEnsure(t *testing.T) {
 	})
 
 	t.Run("seed 000: a project's RBAC, resynced", func(t *testing.T) {
-		cache := ensure.NewSkipCache()
+		cache := ensure.NewClient(e.c)
 		reconcile := func() int {
 			var writes int
 			for _, step := range []func() (client.Object, ensure.Result, error){
 				func() (client.Object, ensure.Result, error) {
-					return rbacv1ensure.EnsureRole(ctx, e.c, e.owner, rbacv1ac.Role("p1-member", "default").
-						WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get", "list")), ensure.WithCache(cache))
+					return rbacv1ensure.EnsureRole(ctx, cache, e.owner, rbacv1ac.Role("p1-member", "default").
+						WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get", "list")))
 				},
 				func() (client.Object, ensure.Result, error) {
-					return rbacv1ensure.EnsureRoleBinding(ctx, e.c, e.owner, rbacv1ac.RoleBinding("p1-member", "default").
+					return rbacv1ensure.EnsureRoleBinding(ctx, cache, e.owner, rbacv1ac.RoleBinding("p1-member", "default").
 						WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("Role").WithName("p1-member")).
-						WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("alice")), ensure.WithCache(cache))
+						WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("alice")))
 				},
 				func() (client.Object, ensure.Result, error) {
-					return corev1ensure.EnsureServiceAccount(ctx, e.c, e.owner, corev1ac.ServiceAccount("p1", "default"), ensure.WithCache(cache))
+					return corev1ensure.EnsureServiceAccount(ctx, cache, e.owner, corev1ac.ServiceAccount("p1", "default"))
 				},
 				func() (client.Object, ensure.Result, error) {
-					return rbacv1ensure.EnsureClusterRole(ctx, e.c, e.owner, rbacv1ac.ClusterRole("p1-admin").
-						WithRules(rbacv1ac.PolicyRule().WithAPIGroups("platform.ssagen.dev").WithResources("projects").WithVerbs("get")), ensure.WithCache(cache))
+					return rbacv1ensure.EnsureClusterRole(ctx, cache, e.owner, rbacv1ac.ClusterRole("p1-admin").
+						WithRules(rbacv1ac.PolicyRule().WithAPIGroups("platform.ssagen.dev").WithResources("projects").WithVerbs("get")))
 				},
 				func() (client.Object, ensure.Result, error) {
-					return rbacv1ensure.EnsureClusterRoleBinding(ctx, e.c, e.owner, rbacv1ac.ClusterRoleBinding("p1-admin").
+					return rbacv1ensure.EnsureClusterRoleBinding(ctx, cache, e.owner, rbacv1ac.ClusterRoleBinding("p1-admin").
 						WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup("rbac.authorization.k8s.io").WithKind("ClusterRole").WithName("p1-admin")).
-						WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("alice")), ensure.WithCache(cache))
+						WithSubjects(rbacv1ac.Subject().WithKind("User").WithName("alice")))
 				},
 			} {
 				obj, res, err := step()
@@ -229,7 +229,7 @@ func TestEnsure(t *testing.T) {
 				defer wg.Done()
 				desired := ac.Proxy("busy", "default").WithSpec(ac.ProxySpec().WithReplicas(4).
 					WithListeners(ac.Listener().WithName("http").WithPort(80)))
-				if _, _, err := gen.EnsureProxy(ctx, e.c, e.owner, desired, ensure.WithCache(ensure.NewSkipCache())); err != nil {
+				if _, _, err := gen.EnsureProxy(ctx, e.c, e.owner, desired); err != nil {
 					errs <- err
 				}
 			}()
@@ -252,8 +252,8 @@ func TestEnsure(t *testing.T) {
 	})
 
 	t.Run("another manager's field: forced restores, unforced is a typed conflict", func(t *testing.T) {
-		cache := ensure.NewSkipCache()
-		if _, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(cache)); err != nil {
+		cache := ensure.NewClient(e.c)
+		if _, _, err := gen.EnsureProxy(ctx, cache, e.owner, proxy("default", 2)); err != nil {
 			t.Fatal(err)
 		}
 		other := ac.Proxy("edge", "default").WithSpec(ac.ProxySpec().WithReplicas(5))
@@ -267,7 +267,7 @@ func TestEnsure(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.synced(t, ctx, &taken)
-		_, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()), ensure.NoForce())
+		_, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.NoForce())
 		var conflict *ensure.ConflictError
 		if !errors.As(err, &conflict) || len(conflict.Fields) != 1 || conflict.Fields[0].Field != ".spec.replicas" || conflict.Fields[0].Manager != "autoscaler" ||
 			conflict.Fields[0].Update || conflict.Fields[0].Subresource != "" {
@@ -276,7 +276,7 @@ func TestEnsure(t *testing.T) {
 		if !apierrors.IsConflict(errors.Unwrap(err)) {
 			t.Fatalf("the API server's 409 is not wrapped: %v", err)
 		}
-		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()))
+		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 2))
 		if err != nil || *obj.Spec.Replicas != 2 {
 			t.Fatalf("forced ensure: %v %v", obj.Spec.Replicas, err)
 		}
@@ -289,7 +289,7 @@ func TestEnsure(t *testing.T) {
 		if err := e.direct.Apply(ctx, other, client.FieldOwner("routes"), client.ForceOwnership); err != nil {
 			t.Fatal(err)
 		}
-		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 6), ensure.WithCache(ensure.NewSkipCache()))
+		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 6))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,8 +299,8 @@ func TestEnsure(t *testing.T) {
 	})
 
 	t.Run("status churn by another writer: no apply from us", func(t *testing.T) {
-		cache := ensure.NewSkipCache()
-		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 6), ensure.WithCache(cache))
+		cache := ensure.NewClient(e.c)
+		obj, _, err := gen.EnsureProxy(ctx, cache, e.owner, proxy("default", 6))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,7 +314,7 @@ func TestEnsure(t *testing.T) {
 			var live platformv1alpha1.Proxy
 			e.direct.Get(ctx, client.ObjectKeyFromObject(obj), &live)
 			e.synced(t, ctx, &live)
-			_, res, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 6), ensure.WithCache(cache))
+			_, res, err := gen.EnsureProxy(ctx, cache, e.owner, proxy("default", 6))
 			if err != nil || res != ensure.Skipped {
 				t.Fatalf("after status change %d: %v %v", i, res, err)
 			}
@@ -334,7 +334,7 @@ func TestEnsure(t *testing.T) {
 
 	t.Run("status apply", func(t *testing.T) {
 		st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithAddresses("192.0.2.1"))
-		obj, res, err := gen.EnsureProxyStatus(ctx, e.c, st, ensure.WithCache(ensure.NewSkipCache()))
+		obj, res, err := gen.EnsureProxyStatus(ctx, e.c, st)
 		if err != nil || res != ensure.Configured || len(obj.Status.Addresses) != 1 {
 			t.Fatalf("status ensure: %v %v %+v", res, err, obj.Status)
 		}
@@ -358,7 +358,7 @@ func TestEnsure(t *testing.T) {
 		if err := e.direct.Create(ctx, other); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = gen.EnsureProxy(ctx, e.c, other, proxy("default", 2), ensure.WithCache(ensure.NewSkipCache()))
+		_, _, err = gen.EnsureProxy(ctx, e.c, other, proxy("default", 2))
 		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrAlreadyControlled) {
 			t.Fatalf("object controlled by another owner: %v", err)
 		}
@@ -398,14 +398,14 @@ func TestEnsure(t *testing.T) {
 		}
 		desired := corev1ac.ConfigMap("legacy", "default").WithData(map[string]string{"a": "1"})
 		obj := &corev1.ConfigMap{}
-		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, ensure.WithCache(ensure.NewSkipCache())); err != nil {
+		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := obj.Data["b"]; ok {
 			t.Fatalf("field written with Update by the former manager survived migration: %v", obj.Data)
 		}
 		desired = corev1ac.ConfigMap("legacy", "default").WithData(map[string]string{"c": "3"})
-		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj, ensure.WithCache(ensure.NewSkipCache())); err != nil {
+		if _, err := ensure.Apply(ctx, e.c, e.owner, desired, obj); err != nil {
 			t.Fatal(err)
 		}
 		if len(obj.Data) != 1 || obj.Data["c"] != "3" {
@@ -420,11 +420,12 @@ func TestPredicate(t *testing.T) {
 	e, ctx := setup(t)
 	pod := corev1ac.Pod("sandbox-0", "default").WithSpec(corev1ac.PodSpec().
 		WithContainers(corev1ac.Container().WithName("main").WithImage("busybox:1")))
-	obj, _, err := corev1ensure.EnsurePod(ctx, e.c, e.owner, pod, ensure.FieldManager("sandbox-controller"))
+	c := ensure.NewClient(e.c, ensure.FieldManager("sandbox-controller"))
+	obj, _, err := corev1ensure.EnsurePod(ctx, c, e.owner, pod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pred := corev1ensure.OwnedPodChanges("sandbox-controller")
+	pred := corev1ensure.OwnedPodChanges(c)
 	prev := obj.DeepCopy()
 	dropped := 0
 	for _, phase := range []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded} {

@@ -143,23 +143,21 @@ func TestFakeClient(t *testing.T) {
 	t.Run("built-in kinds: created with the controller reference, then skipped", func(t *testing.T) {
 		owner := fakeOwner()
 		b, writes := countWrites(fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner))
-		c := b.Build()
-		cache := ensure.NewSkipCache()
-		opts := []ensure.Option{ensure.WithCache(cache), ensure.FieldManager("unit")}
+		c := ensure.NewClient(b.Build(), ensure.FieldManager("unit"))
 		steps := []func() (client.Object, ensure.Result, error){
 			func() (client.Object, ensure.Result, error) {
-				return corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), opts...)
+				return corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)))
 			},
 			func() (client.Object, ensure.Result, error) {
-				return corev1ensure.EnsureConfigMap(ctx, c, owner, corev1ac.ConfigMap("cfg", "default").WithData(map[string]string{"k": "v"}), opts...)
+				return corev1ensure.EnsureConfigMap(ctx, c, owner, corev1ac.ConfigMap("cfg", "default").WithData(map[string]string{"k": "v"}))
 			},
 			func() (client.Object, ensure.Result, error) {
 				return rbacv1ensure.EnsureRole(ctx, c, owner, rbacv1ac.Role("reader", "default").
-					WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get", "list")), opts...)
+					WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get", "list")))
 			},
 			func() (client.Object, ensure.Result, error) {
 				return rbacv1ensure.EnsureClusterRole(ctx, c, owner, rbacv1ac.ClusterRole("p1-admin").
-					WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get")), opts...)
+					WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("pods").WithVerbs("get")))
 			},
 		}
 		for i, step := range steps {
@@ -213,7 +211,7 @@ func TestFakeClient(t *testing.T) {
 			t.Fatalf("another writer's label made us write %d times", n)
 		}
 		// A changed intent is one write.
-		obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 8080)), opts...)
+		obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 8080)))
 		if err != nil || !configured(t, res) || obj.Spec.Ports[0].Port != 8080 {
 			t.Fatalf("changed intent: %v %v %+v", res, err, obj.Spec.Ports)
 		}
@@ -226,16 +224,16 @@ func TestFakeClient(t *testing.T) {
 		owner := fakeOwner()
 		c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).
 			WithStatusSubresource(&platformv1alpha1.Proxy{}, &platformv1alpha1.Project{}).Build()
-		cache := ensure.WithCache(ensure.NewSkipCache())
-		obj, res, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 2), cache)
+		cache := ensure.NewClient(c)
+		obj, res, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 2))
 		if err != nil || res != ensure.Created || *obj.Spec.Replicas != 2 || !isController(obj, owner) {
 			t.Fatalf("ensure proxy: %v %v %+v", res, err, obj)
 		}
-		if _, res, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 2), cache); err != nil || res != ensure.Skipped {
+		if _, res, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 2)); err != nil || res != ensure.Skipped {
 			t.Fatalf("second ensure: %v %v", res, err)
 		}
 		st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithAddresses("192.0.2.1"))
-		obj, res, err = gen.EnsureProxyStatus(ctx, c, st, cache)
+		obj, res, err = gen.EnsureProxyStatus(ctx, cache, st)
 		// v0.22's fake client also answers a status apply with the status
 		// alone.
 		if err != nil || !configured(t, res) || len(obj.Status.Addresses) != 1 || (obj.Spec.Replicas == nil && fakeVersionsApplies(t)) {
@@ -245,15 +243,15 @@ func TestFakeClient(t *testing.T) {
 		if err := c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "edge"}, &live); err != nil || len(live.Status.Addresses) != 1 || live.Status.Addresses[0] != "192.0.2.1" {
 			t.Fatalf("stored status %+v %v", live.Status, err)
 		}
-		if _, res, err := gen.EnsureProxyStatus(ctx, c, st, cache); err != nil || res != ensure.Skipped {
+		if _, res, err := gen.EnsureProxyStatus(ctx, cache, st); err != nil || res != ensure.Skipped {
 			t.Fatalf("second status ensure: %v %v", res, err)
 		}
 		// Cluster-scoped custom resource, no REST mapping: no namespace, cluster-scoped.
-		prj, res, err := gen.EnsureProject(ctx, c, owner, ac.Project("p1-child").WithSpec(ac.ProjectSpec().WithNamespaces("a")), cache)
+		prj, res, err := gen.EnsureProject(ctx, cache, owner, ac.Project("p1-child").WithSpec(ac.ProjectSpec().WithNamespaces("a")))
 		if err != nil || res != ensure.Created || prj.Namespace != "" {
 			t.Fatalf("cluster-scoped child: %v %v %+v", res, err, prj.ObjectMeta)
 		}
-		if _, _, err := gen.EnsureProxyStatus(ctx, c, ac.Proxy("absent", "default").WithStatus(ac.ProxyStatus().WithAddresses("x")), cache); !errors.As(err, new(*ensure.NotFoundError)) {
+		if _, _, err := gen.EnsureProxyStatus(ctx, cache, ac.Proxy("absent", "default").WithStatus(ac.ProxyStatus().WithAddresses("x"))); !errors.As(err, new(*ensure.NotFoundError)) {
 			t.Fatalf("status of a missing object: %v", err)
 		}
 	})
@@ -262,15 +260,15 @@ func TestFakeClient(t *testing.T) {
 		nsOwner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "team", UID: "uid-cm"}}
 		c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(nsOwner).Build()
 		var oe *ensure.OwnerError
-		_, _, err := rbacv1ensure.EnsureClusterRole(ctx, c, nsOwner, rbacv1ac.ClusterRole("x"), ensure.WithCache(ensure.NewSkipCache()))
+		_, _, err := rbacv1ensure.EnsureClusterRole(ctx, c, nsOwner, rbacv1ac.ClusterRole("x"))
 		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrClusterScopedChild) {
 			t.Fatalf("namespaced owner of an object without namespace: %v", err)
 		}
-		_, _, err = corev1ensure.EnsureConfigMap(ctx, c, nsOwner, corev1ac.ConfigMap("x", "other"), ensure.WithCache(ensure.NewSkipCache()))
+		_, _, err = corev1ensure.EnsureConfigMap(ctx, c, nsOwner, corev1ac.ConfigMap("x", "other"))
 		if !errors.As(err, &oe) || !errors.Is(err, ensure.ErrCrossNamespace) {
 			t.Fatalf("owner in another namespace: %v", err)
 		}
-		if _, res, err := corev1ensure.EnsureConfigMap(ctx, c, nsOwner, corev1ac.ConfigMap("x", "team"), ensure.WithCache(ensure.NewSkipCache())); err != nil || res != ensure.Created {
+		if _, res, err := corev1ensure.EnsureConfigMap(ctx, c, nsOwner, corev1ac.ConfigMap("x", "team")); err != nil || res != ensure.Created {
 			t.Fatalf("same namespace: %v %v", res, err)
 		}
 	})
@@ -284,11 +282,11 @@ func TestFakeClient(t *testing.T) {
 		mapper.Add(rbacv1.SchemeGroupVersion.WithKind("ClusterRole"), meta.RESTScopeRoot)
 		owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "default", UID: "uid-cm"}}
 		c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithRESTMapper(mapper).WithObjects(owner).Build()
-		obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), ensure.WithCache(ensure.NewSkipCache()))
+		obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)))
 		if err != nil || res != ensure.Created || !isController(obj, owner) {
 			t.Fatalf("service: %v %v", res, err)
 		}
-		_, _, err = rbacv1ensure.EnsureClusterRole(ctx, c, owner, rbacv1ac.ClusterRole("x").WithNamespace("default"), ensure.WithCache(ensure.NewSkipCache()))
+		_, _, err = rbacv1ensure.EnsureClusterRole(ctx, c, owner, rbacv1ac.ClusterRole("x").WithNamespace("default"))
 		var oe *ensure.OwnerError
 		if !errors.As(err, &oe) {
 			t.Fatalf("the mapper says ClusterRole is cluster-scoped: want an OwnerError, got %v", err)
@@ -300,8 +298,8 @@ func TestFakeClient(t *testing.T) {
 		owner := fakeOwner()
 		c := fake.NewClientBuilder().WithScheme(s).WithObjects(owner).
 			WithTypeConverters(applyconfiguration.NewTypeConverter(s)).Build()
-		cache := ensure.WithCache(ensure.NewSkipCache())
-		if _, _, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 2), cache); err != nil {
+		cache := ensure.NewClient(c)
+		if _, _, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 2)); err != nil {
 			t.Fatal(err)
 		}
 		other := ac.Proxy("edge", "default").WithSpec(ac.ProxySpec().
@@ -310,7 +308,7 @@ func TestFakeClient(t *testing.T) {
 		if err := c.Apply(ctx, other, client.FieldOwner("routes"), client.ForceOwnership); err != nil {
 			t.Fatal(err)
 		}
-		obj, res, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 3), cache)
+		obj, res, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 3))
 		if err != nil || res != ensure.Configured {
 			t.Fatalf("ensure: %v %v", res, err)
 		}
@@ -318,19 +316,19 @@ func TestFakeClient(t *testing.T) {
 			t.Fatalf("listeners after our apply: %+v", obj.Spec.Listeners)
 		}
 		// And the intent, with their items in the live object, is a skip.
-		if _, res, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 3), cache); err != nil || res != ensure.Skipped {
+		if _, res, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 3)); err != nil || res != ensure.Skipped {
 			t.Fatalf("unchanged intent: %v %v", res, err)
 		}
 
 		// A built-in kind: another manager's Service port survives.
-		if _, _, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), cache); err != nil {
+		if _, _, err := corev1ensure.EnsureService(ctx, cache, owner, svc(port("http", 80))); err != nil {
 			t.Fatal(err)
 		}
 		if err := c.Apply(ctx, corev1ac.Service("web", "default").WithSpec(corev1ac.ServiceSpec().WithPorts(port("metrics", 9090))),
 			client.FieldOwner("monitoring"), client.ForceOwnership); err != nil {
 			t.Fatal(err)
 		}
-		svcObj, _, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 81)), cache)
+		svcObj, _, err := corev1ensure.EnsureService(ctx, cache, owner, svc(port("http", 81)))
 		if err != nil || len(svcObj.Spec.Ports) != 2 {
 			t.Fatalf("ports after our apply: %+v %v", svcObj.Spec.Ports, err)
 		}
@@ -342,15 +340,15 @@ func TestFakeClient(t *testing.T) {
 		// replaces a whole list, unlike the API server.
 		owner := fakeOwner()
 		c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).Build()
-		cache := ensure.WithCache(ensure.NewSkipCache())
-		if _, _, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 2), cache); err != nil {
+		cache := ensure.NewClient(c)
+		if _, _, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 2)); err != nil {
 			t.Fatal(err)
 		}
 		other := ac.Proxy("edge", "default").WithSpec(ac.ProxySpec().WithListeners(ac.Listener().WithName("admin").WithPort(9000)))
 		if err := c.Apply(ctx, other, client.FieldOwner("routes"), client.ForceOwnership); err != nil {
 			t.Fatal(err)
 		}
-		obj, _, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 3), cache)
+		obj, _, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,16 +372,16 @@ func TestFakeClient(t *testing.T) {
 			}}).Build()
 		wrapped := &countingClient{Client: fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).Build(), applies: &applies}
 		for name, c := range map[string]client.Client{"interceptor": passThrough, "wrapper": wrapped} {
-			cache := ensure.WithCache(ensure.NewSkipCache())
-			obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), cache)
+			cache := ensure.NewClient(c)
+			obj, res, err := corev1ensure.EnsureService(ctx, cache, owner, svc(port("http", 80)))
 			if err != nil || res != ensure.Created || obj.Spec.Ports[0].Port != 80 || (obj.ResourceVersion == "" && fakeVersionsApplies(t)) || !isController(obj, owner) {
 				t.Fatalf("%s: %v %v %+v", name, res, err, obj)
 			}
-			obj, res, err = corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 81)), cache)
+			obj, res, err = corev1ensure.EnsureService(ctx, cache, owner, svc(port("http", 81)))
 			if err != nil || res != ensure.Configured || obj.Spec.Ports[0].Port != 81 {
 				t.Fatalf("%s, changed: %v %v %+v", name, res, err, obj.Spec.Ports)
 			}
-			if _, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 81)), cache); err != nil || res != ensure.Skipped {
+			if _, res, err := corev1ensure.EnsureService(ctx, cache, owner, svc(port("http", 81))); err != nil || res != ensure.Skipped {
 				t.Fatalf("%s, unchanged: %v %v", name, res, err)
 			}
 		}
@@ -395,12 +393,12 @@ func TestFakeClient(t *testing.T) {
 	t.Run("predicates on the fake client's managedFields", func(t *testing.T) {
 		owner := fakeOwner()
 		c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).WithReturnManagedFields().Build()
-		cache := ensure.WithCache(ensure.NewSkipCache())
-		before, _, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), cache, ensure.FieldManager("unit"))
+		cache := ensure.NewClient(c, ensure.FieldManager("unit"))
+		before, _, err := corev1ensure.EnsureService(ctx, cache, owner, svc(port("http", 80)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		pred := corev1ensure.OwnedServiceChanges("unit")
+		pred := corev1ensure.OwnedServiceChanges(cache)
 		// Another manager's status: dropped.
 		st := corev1ac.Service("web", "default").WithStatus(corev1ac.ServiceStatus().
 			WithLoadBalancer(corev1ac.LoadBalancerStatus().WithIngress(corev1ac.LoadBalancerIngress().WithIP("192.0.2.7"))))
@@ -434,7 +432,7 @@ func TestFakeClient(t *testing.T) {
 			t.Error("a change to the selector we applied was dropped")
 		}
 		// And Ensure puts it back, through the fake's managedFields.
-		obj, res, err := corev1ensure.EnsureService(ctx, c, owner, svc(port("http", 80)), cache, ensure.FieldManager("unit"))
+		obj, res, err := corev1ensure.EnsureService(ctx, cache, owner, svc(port("http", 80)), ensure.FieldManager("unit"))
 		if err != nil || !configured(t, res) || obj.Spec.Selector["app"] != "web" {
 			t.Fatalf("restore: %v %v %+v", res, err, obj.Spec.Selector)
 		}

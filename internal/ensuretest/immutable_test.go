@@ -33,19 +33,19 @@ import (
 // it as desired.
 func TestImmutableFields(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.WithCache(ensure.NewSkipCache())
+	cache := ensure.NewClient(e.c)
 	svc := func(ip string) *corev1ac.ServiceApplyConfiguration {
 		return corev1ac.Service("fixed", "default").WithSpec(corev1ac.ServiceSpec().WithClusterIP(ip).
 			WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
 	}
-	obj, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.50"), cache)
+	obj, _, err := corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.50"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.synced(t, ctx, obj)
 
 	before := e.counter.Snapshot()
-	_, _, err = corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache)
+	_, _, err = corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.51"))
 	var ie *ensure.ImmutableError
 	if !errors.As(err, &ie) || !slices.Contains(ie.Fields, "spec.clusterIPs[0]") && !slices.Contains(ie.Fields, "spec.clusterIP") || !apierrors.IsInvalid(err) {
 		t.Fatalf("changing the clusterIP: %v", err)
@@ -55,7 +55,7 @@ func TestImmutableFields(t *testing.T) {
 	}
 	before = e.counter.Snapshot()
 	for i := 0; i < 5; i++ {
-		if _, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache); !errors.As(err, &ie) {
+		if _, _, err := corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.51")); !errors.As(err, &ie) {
 			t.Fatalf("reconcile %d of the refused intent: %v", i, err)
 		}
 	}
@@ -64,7 +64,7 @@ func TestImmutableFields(t *testing.T) {
 	}
 
 	// Opted in: delete and create again.
-	_, res, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache, ensure.RecreateOnImmutable(metav1.DeletePropagationBackground))
+	_, res, err := corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.51"), ensure.RecreateOnImmutable(metav1.DeletePropagationBackground))
 	if err != nil || res != ensure.Recreating {
 		t.Fatalf("recreate: %v %v", res, err)
 	}
@@ -74,14 +74,14 @@ func TestImmutableFields(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	obj, res, err = corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.51"), cache, ensure.RecreateOnImmutable(metav1.DeletePropagationBackground))
+	obj, res, err = corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.51"), ensure.RecreateOnImmutable(metav1.DeletePropagationBackground))
 	if err != nil || res != ensure.Created || obj.Spec.ClusterIP != "10.0.0.51" {
 		t.Fatalf("create after the delete: %v %v %v", res, err, obj.Spec.ClusterIP)
 	}
 	e.synced(t, ctx, obj)
 	// Opted in from the first refusal on: one refused apply, one DELETE.
 	before = e.counter.Snapshot()
-	_, res, err = corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.52"), ensure.WithCache(ensure.NewSkipCache()), ensure.RecreateOnImmutable(metav1.DeletePropagationForeground))
+	_, res, err = corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.52"), ensure.RecreateOnImmutable(metav1.DeletePropagationForeground))
 	if err != nil || res != ensure.Recreating {
 		t.Fatalf("recreate at the first refusal: %v %v", res, err)
 	}
@@ -97,12 +97,12 @@ func TestImmutableFields(t *testing.T) {
 // real refusal is remembered: the next Ensure sends nothing.
 func TestPreviewRemembersNoRefusal(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.WithCache(ensure.NewSkipCache())
+	cache := ensure.NewClient(e.c)
 	svc := func(ip string) *corev1ac.ServiceApplyConfiguration {
 		return corev1ac.Service("previewed", "default").WithSpec(corev1ac.ServiceSpec().WithClusterIP(ip).
 			WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
 	}
-	obj, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.70"), cache)
+	obj, _, err := corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.70"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,21 +110,21 @@ func TestPreviewRemembersNoRefusal(t *testing.T) {
 	var d ensure.Diff
 	var ie *ensure.ImmutableError
 	before := e.counter.Snapshot()
-	if _, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.71"), cache, ensure.Preview(&d)); !errors.As(err, &ie) {
+	if _, _, err := corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.71"), ensure.Preview(&d)); !errors.As(err, &ie) {
 		t.Fatalf("preview of the immutable change: %v, want *ImmutableError", err)
 	}
 	if got := e.counter.Since(before); writes(got) != 1 || testenv.Total(got, "PATCH 422") != 1 {
 		t.Fatalf("the preview took %s, want one refused dry-run apply", testenv.String(got))
 	}
 	before = e.counter.Snapshot()
-	if _, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.71"), cache); !errors.As(err, &ie) {
+	if _, _, err := corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.71")); !errors.As(err, &ie) {
 		t.Fatalf("the real Ensure: %v, want *ImmutableError from the API server", err)
 	}
 	if got := e.counter.Since(before); writes(got) != 1 || testenv.Total(got, "PATCH 422") != 1 {
 		t.Fatalf("the real Ensure after the preview took %s, want its own refused apply", testenv.String(got))
 	}
 	before = e.counter.Snapshot()
-	if _, _, err := corev1ensure.EnsureService(ctx, e.c, e.owner, svc("10.0.0.71"), cache); !errors.As(err, &ie) {
+	if _, _, err := corev1ensure.EnsureService(ctx, cache, e.owner, svc("10.0.0.71")); !errors.As(err, &ie) {
 		t.Fatalf("the real Ensure again: %v, want the remembered *ImmutableError", err)
 	}
 	if got := e.counter.Since(before); len(got) != 0 {
@@ -164,27 +164,27 @@ func TestPreviewRemembersNoRefusalOnFakeClient(t *testing.T) {
 			}
 			return c.Patch(ctx, obj, patch, opts...)
 		}}).Build()
-	cache := ensure.WithCache(ensure.NewSkipCache())
+	cache := ensure.NewClient(c)
 	svc := func(ip string) *corev1ac.ServiceApplyConfiguration {
 		return corev1ac.Service("previewed", "default").WithSpec(corev1ac.ServiceSpec().WithClusterIP(ip).
 			WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
 	}
-	if _, _, err := corev1ensure.EnsureService(ctx, c, owner, svc("10.0.0.70"), cache); err != nil {
+	if _, _, err := corev1ensure.EnsureService(ctx, cache, owner, svc("10.0.0.70")); err != nil {
 		t.Fatal(err)
 	}
 	var d ensure.Diff
 	var ie *ensure.ImmutableError
 	for _, step := range []struct {
 		what    string
-		opts    []ensure.Option
+		opts    []ensure.ApplyOption
 		patches int64
 	}{
-		{"the preview", []ensure.Option{cache, ensure.Preview(&d)}, 1},
-		{"the real Ensure after the preview", []ensure.Option{cache}, 1},
-		{"the real Ensure again", []ensure.Option{cache}, 0},
+		{"the preview", []ensure.ApplyOption{ensure.Preview(&d)}, 1},
+		{"the real Ensure after the preview", nil, 1},
+		{"the real Ensure again", nil, 0},
 	} {
 		before := patches.Load()
-		if _, _, err := corev1ensure.EnsureService(ctx, c, owner, svc("10.0.0.71"), step.opts...); !errors.As(err, &ie) {
+		if _, _, err := corev1ensure.EnsureService(ctx, cache, owner, svc("10.0.0.71"), step.opts...); !errors.As(err, &ie) {
 			t.Fatalf("%s: %v, want *ImmutableError", step.what, err)
 		}
 		if got := patches.Load() - before; got != step.patches {

@@ -76,17 +76,17 @@ func TestMigrationTakesOnlyOurs(t *testing.T) {
 
 		// (d) The controller restarts (empty skip cache) and ensures an
 		// intent that keeps ours-kept and drops ours-old, twice.
-		cache := ensure.NewSkipCache()
+		cache := ensure.NewClient(e.c)
 		desired := corev1ac.ConfigMap("shared", "default").WithLabels(map[string]string{"ours-kept": "1"})
 		for i := 0; i < 2; i++ {
-			obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired, ensure.WithCache(cache), ensure.FieldManager(ourManager))
+			obj, _, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, desired, ensure.FieldManager(ourManager))
 			if err != nil {
 				t.Fatalf("ensure %d: %v", i, err)
 			}
 			e.synced(t, ctx, obj)
 		}
 		// And once more after another restart.
-		obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired, ensure.WithCache(ensure.NewSkipCache()), ensure.FieldManager(ourManager))
+		obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired, ensure.FieldManager(ourManager))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,10 +122,10 @@ func TestMigrationTakesOnlyOurs(t *testing.T) {
 	t.Run("MigrateFrom names a former name of our manager", func(t *testing.T) {
 		for _, tc := range []struct {
 			name      string
-			opts      []ensure.Option
+			opts      []ensure.ApplyOption
 			wantDrops bool
 		}{
-			{"renamed", []ensure.Option{ensure.MigrateFrom("old-name")}, true},
+			{"renamed", []ensure.ApplyOption{ensure.MigrateFrom("old-name")}, true},
 			{"not-declared", nil, false},
 		} {
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: tc.name, Namespace: "default",
@@ -135,7 +135,7 @@ func TestMigrationTakesOnlyOurs(t *testing.T) {
 			}
 			e.synced(t, ctx, cm)
 			desired := corev1ac.ConfigMap(tc.name, "default").WithLabels(map[string]string{"a": "1"}).WithData(map[string]string{"x": "1"})
-			opts := append([]ensure.Option{ensure.WithCache(ensure.NewSkipCache()), ensure.FieldManager(ourManager)}, tc.opts...)
+			opts := append([]ensure.ApplyOption{ensure.FieldManager(ourManager)}, tc.opts...)
 			if _, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired, opts...); err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +173,7 @@ func TestMigrationOfRenamesAndStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.synced(t, ctx, written) // the controller restarts and sees it
-			opts := []ensure.Option{ensure.FieldManager("config-controller-v2"), ensure.WithCache(ensure.NewSkipCache())}
+			opts := []ensure.ApplyOption{ensure.FieldManager("config-controller-v2")}
 			if migrate {
 				opts = append(opts, ensure.MigrateFrom("config-controller-v1"))
 			}
@@ -207,7 +207,7 @@ func TestMigrationOfRenamesAndStatus(t *testing.T) {
 		// Now it applies a status without addresses.
 		st := ac.Proxy("edge", "default").WithStatus(ac.ProxyStatus().WithConditions(
 			metav1ac.Condition().WithType("Ready").WithStatus(metav1.ConditionTrue).WithReason("Up").WithMessage("").WithLastTransitionTime(obj.Status.Conditions[0].LastTransitionTime)))
-		got, _, err := gen.EnsureProxyStatus(ctx, e.c, st, ensure.FieldManager("proxy-controller"), ensure.WithCache(ensure.NewSkipCache()))
+		got, _, err := gen.EnsureProxyStatus(ctx, e.c, st, ensure.FieldManager("proxy-controller"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,8 +35,8 @@ func TestAPIServerOutage(t *testing.T) {
 	if err := c.Create(ctx, owner); err != nil {
 		t.Fatal(err)
 	}
-	cache := ensure.NewSkipCache()
-	if _, _, err := gen.EnsureProxy(ctx, c, owner, proxy("default", 1), ensure.WithCache(cache)); err != nil {
+	cache := ensure.NewClient(c)
+	if _, _, err := gen.EnsureProxy(ctx, cache, owner, proxy("default", 1)); err != nil {
 		t.Fatal(err)
 	}
 	if err := env.ControlPlane.APIServer.Stop(); err != nil {
@@ -44,7 +44,7 @@ func TestAPIServerOutage(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		callCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		_, _, err := gen.EnsureProxy(callCtx, c, owner, proxy("default", int32(2+i)), ensure.WithCache(cache))
+		_, _, err := gen.EnsureProxy(callCtx, cache, owner, proxy("default", int32(2+i)))
 		cancel()
 		if err == nil {
 			t.Fatal("no error while the API server is down")
@@ -54,7 +54,8 @@ func TestAPIServerOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	// envtest's restarted API server serves a new certificate; a real one
-	// keeps its own. Reconnect with the new CA, keeping the skip cache.
+	// keeps its own. Reconnect with the new CA: a new client, so a new
+	// Client and memory, as after a restart of the controller.
 	user, err := env.ControlPlane.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -62,10 +63,11 @@ func TestAPIServerOutage(t *testing.T) {
 	if c, err = client.New(user.Config(), client.Options{Scheme: scheme}); err != nil {
 		t.Fatal(err)
 	}
+	cache = ensure.NewClient(c)
 	var lastErr error
 	for i := 0; i < 100; i++ {
 		callCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		obj, _, err := gen.EnsureProxy(callCtx, c, owner, proxy("default", 7), ensure.WithCache(cache))
+		obj, _, err := gen.EnsureProxy(callCtx, cache, owner, proxy("default", 7))
 		cancel()
 		if err == nil {
 			if *obj.Spec.Replicas != 7 {
@@ -116,9 +118,9 @@ func TestMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := gather()
-	cache := ensure.NewSkipCache(ensure.CacheName("metrics-test"))
+	cache := ensure.NewClient(e.c, ensure.MetricsName("metrics-test"))
 	for i := 0; i < 3; i++ {
-		obj, _, err := gen.EnsureProxy(ctx, e.c, e.owner, proxy("default", 1), ensure.WithCache(cache))
+		obj, _, err := gen.EnsureProxy(ctx, cache, e.owner, proxy("default", 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +138,7 @@ func TestMetrics(t *testing.T) {
 	if d := delta("ssagen_apply_request_duration_seconds,kind=Proxy"); d != 1 {
 		t.Errorf("latency histogram counted %v requests, want 1", d)
 	}
-	if g := after["ssagen_skip_cache_entries,cache=metrics-test"]; g != float64(cache.Len()) || g != 1 {
-		t.Errorf("cache gauge %v, want the cache's %d entry", g, cache.Len())
+	if g := after["ssagen_skip_cache_entries,cache=metrics-test"]; g != float64(cache.Remembered()) || g != 1 {
+		t.Errorf("cache gauge %v, want the cache's %d entry", g, cache.Remembered())
 	}
 }

@@ -24,14 +24,14 @@ import (
 // intent applied.
 func TestPreview(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.WithCache(ensure.NewSkipCache())
+	cache := ensure.NewClient(e.c)
 	cm := func(data map[string]string) *corev1ac.ConfigMapApplyConfiguration {
 		return corev1ac.ConfigMap("preview", "default").WithData(data)
 	}
 	var d ensure.Diff
 
 	before := e.counter.Snapshot()
-	_, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(map[string]string{"k": "v", "old": "x"}), cache, ensure.Preview(&d))
+	_, res, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, cm(map[string]string{"k": "v", "old": "x"}), ensure.Preview(&d))
 	if err != nil || res != ensure.Created || !slices.Contains(d.Added, ".data.k") || !slices.Contains(d.Added, ".data.old") {
 		t.Fatalf("preview of a create: %v %v %+v", res, err, d)
 	}
@@ -42,13 +42,13 @@ func TestPreview(t *testing.T) {
 		t.Fatalf("the preview created the object: %v", err)
 	}
 
-	obj, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(map[string]string{"k": "v", "old": "x"}), cache)
+	obj, res, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, cm(map[string]string{"k": "v", "old": "x"}))
 	if err != nil || res != ensure.Created {
 		t.Fatalf("create: %v %v", res, err)
 	}
 	e.synced(t, ctx, obj)
 	before = e.counter.Snapshot()
-	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(map[string]string{"k": "v", "old": "x"}), cache, ensure.Preview(&d)); err != nil || res != ensure.Skipped || !d.Empty() {
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, cm(map[string]string{"k": "v", "old": "x"}), ensure.Preview(&d)); err != nil || res != ensure.Skipped || !d.Empty() {
 		t.Fatalf("preview of an applied intent: %v %v %+v", res, err, d)
 	}
 	if got := e.counter.Since(before); len(got) != 0 {
@@ -56,7 +56,7 @@ func TestPreview(t *testing.T) {
 	}
 
 	before = e.counter.Snapshot()
-	_, res, err = corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(map[string]string{"k": "v2", "new": "y"}), cache, ensure.Preview(&d))
+	_, res, err = corev1ensure.EnsureConfigMap(ctx, cache, e.owner, cm(map[string]string{"k": "v2", "new": "y"}), ensure.Preview(&d))
 	if err != nil || res != ensure.Configured {
 		t.Fatalf("preview of a change: %v %v", res, err)
 	}
@@ -76,7 +76,7 @@ func TestPreview(t *testing.T) {
 		t.Fatalf("the preview changed the object: %v %v", err, live.Data)
 	}
 	// Nothing was remembered: the real apply of the same intent is sent.
-	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(map[string]string{"k": "v2", "new": "y"}), cache); err != nil || res != ensure.Configured {
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, cm(map[string]string{"k": "v2", "new": "y"})); err != nil || res != ensure.Configured {
 		t.Fatalf("apply after the preview: %v %v", res, err)
 	}
 	if err := e.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "preview"}, &live); err != nil || live.Data["k"] != "v2" || live.Data["new"] != "y" || live.Data["old"] != "" {
@@ -91,12 +91,12 @@ func TestPreviewOnFakeClient(t *testing.T) {
 	owner := fakeOwner()
 	s := fakeScheme(t)
 	c := fake.NewClientBuilder().WithScheme(s).WithObjects(owner).WithTypeConverters(applyconfiguration.NewTypeConverter(s)).Build()
-	cache := ensure.WithCache(ensure.NewSkipCache())
-	if _, _, err := corev1ensure.EnsureConfigMap(ctx, c, owner, corev1ac.ConfigMap("p", "default").WithData(map[string]string{"k": "v"}), cache); err != nil {
+	cache := ensure.NewClient(c)
+	if _, _, err := corev1ensure.EnsureConfigMap(ctx, cache, owner, corev1ac.ConfigMap("p", "default").WithData(map[string]string{"k": "v"})); err != nil {
 		t.Fatal(err)
 	}
 	var d ensure.Diff
-	obj, res, err := corev1ensure.EnsureConfigMap(ctx, c, owner, corev1ac.ConfigMap("p", "default").WithData(map[string]string{"k": "v2", "n": "y"}), cache, ensure.Preview(&d))
+	obj, res, err := corev1ensure.EnsureConfigMap(ctx, cache, owner, corev1ac.ConfigMap("p", "default").WithData(map[string]string{"k": "v2", "n": "y"}), ensure.Preview(&d))
 	if err != nil || res != ensure.Configured || !slices.Equal(d.Changed, []string{".data.k"}) || !slices.Equal(d.Added, []string{".data.n"}) || obj.Data["k"] != "v" {
 		t.Fatalf("preview on the fake client: %v %v %+v %v", res, err, d, obj.Data)
 	}
@@ -116,31 +116,31 @@ func TestPreviewAfterRestartRemembersNothing(t *testing.T) {
 	cm := func() *corev1ac.ConfigMapApplyConfiguration {
 		return corev1ac.ConfigMap("restarted", "default").WithData(map[string]string{"k": "v"})
 	}
-	obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(), ensure.WithCache(ensure.NewSkipCache()))
+	obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm())
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.synced(t, ctx, obj)
 
-	restarted := ensure.NewSkipCache()
+	restarted := ensure.NewClient(e.c)
 	var d ensure.Diff
 	before := e.counter.Snapshot()
-	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(), ensure.WithCache(restarted), ensure.Preview(&d)); err != nil || res != ensure.Skipped || !d.Empty() {
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, restarted, e.owner, cm(), ensure.Preview(&d)); err != nil || res != ensure.Skipped || !d.Empty() {
 		t.Fatalf("preview of an applied intent after a restart: %v %v %+v", res, err, d)
 	}
 	if got := e.counter.Since(before); len(got) != 0 {
 		t.Fatalf("the preview sent %s, want none", testenv.String(got))
 	}
-	if n := restarted.Len(); n != 0 {
+	if n := restarted.Remembered(); n != 0 {
 		t.Fatalf("the preview left %d entries in the skip cache, want none", n)
 	}
-	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, cm(), ensure.WithCache(restarted)); err != nil || res != ensure.Skipped {
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, restarted, e.owner, cm()); err != nil || res != ensure.Skipped {
 		t.Fatalf("the real Ensure after the preview: %v %v", res, err)
 	}
 	if got := e.counter.Since(before); len(got) != 0 {
 		t.Fatalf("the real Ensure sent %s, want none", testenv.String(got))
 	}
-	if n := restarted.Len(); n != 1 {
+	if n := restarted.Remembered(); n != 1 {
 		t.Fatalf("the real Ensure left %d entries in the skip cache, want 1", n)
 	}
 }

@@ -32,10 +32,10 @@ import (
 // pruned; never an object the owner does not control.
 func TestPrune(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.WithCache(ensure.NewSkipCache())
+	cache := ensure.NewClient(e.c)
 	var last client.Object
 	for _, name := range []string{"keep", "drop-1", "drop-2"} {
-		obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, corev1ac.ConfigMap(name, "default").WithData(map[string]string{"k": "v"}), cache)
+		obj, _, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, corev1ac.ConfigMap(name, "default").WithData(map[string]string{"k": "v"}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestPrune(t *testing.T) {
 	if err := e.direct.Create(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, other, corev1ac.ConfigMap("theirs", "default"), cache); err != nil {
+	if _, _, err := corev1ensure.EnsureConfigMap(ctx, cache, other, corev1ac.ConfigMap("theirs", "default")); err != nil {
 		t.Fatal(err)
 	}
 	loose := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "loose", Namespace: "default"}}
@@ -94,9 +94,9 @@ func TestPruneOnFakeClient(t *testing.T) {
 	ctx := context.Background()
 	owner := fakeOwner()
 	c := fake.NewClientBuilder().WithScheme(fakeScheme(t)).WithObjects(owner).Build()
-	cache := ensure.WithCache(ensure.NewSkipCache())
+	cache := ensure.NewClient(c)
 	for _, name := range []string{"keep", "drop"} {
-		if _, _, err := corev1ensure.EnsureConfigMap(ctx, c, owner, corev1ac.ConfigMap(name, "default"), cache); err != nil {
+		if _, _, err := corev1ensure.EnsureConfigMap(ctx, cache, owner, corev1ac.ConfigMap(name, "default")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -129,7 +129,7 @@ func waitCache(t *testing.T, what string, ok func() bool) {
 // and an unlabelled ClusterRole are never touched.
 func TestClusterScopedChildrenOfNamespacedOwner(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.WithCache(ensure.NewSkipCache())
+	cache := ensure.NewClient(e.c)
 	newSandbox := func(name string) *platformv1alpha1.Sandbox {
 		s := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
 			Spec: platformv1alpha1.SandboxSpec{PodTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
@@ -144,13 +144,13 @@ func TestClusterScopedChildrenOfNamespacedOwner(t *testing.T) {
 		return rbacv1ac.ClusterRole(name).WithRules(rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("nodes").WithVerbs("get"))
 	}
 
-	_, _, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, owner, role("s1-read"), cache)
+	_, _, err := rbacv1ensure.EnsureClusterRole(ctx, cache, owner, role("s1-read"))
 	if !errors.Is(err, ensure.ErrClusterScopedChild) || !strings.Contains(err.Error(), "ensure.OwnerLabels()") {
 		t.Fatalf("without OwnerLabels: %v, want ErrClusterScopedChild naming the option", err)
 	}
 	var last client.Object
 	for _, name := range []string{"s1-read", "s1-old", "s1-older"} {
-		obj, res, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, owner, role(name).WithLabels(map[string]string{"team": "a"}), cache, ensure.OwnerLabels())
+		obj, res, err := rbacv1ensure.EnsureClusterRole(ctx, cache, owner, role(name).WithLabels(map[string]string{"team": "a"}), ensure.OwnerLabels())
 		if err != nil || res != ensure.Created {
 			t.Fatalf("%s: %v %v", name, res, err)
 		}
@@ -160,7 +160,7 @@ func TestClusterScopedChildrenOfNamespacedOwner(t *testing.T) {
 		}
 		last = obj
 	}
-	theirs, _, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, other, role("s2-read"), cache, ensure.OwnerLabels())
+	theirs, _, err := rbacv1ensure.EnsureClusterRole(ctx, cache, other, role("s2-read"), ensure.OwnerLabels())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestClusterScopedChildrenOfNamespacedOwner(t *testing.T) {
 
 	// Steady state: the same intent sends nothing.
 	before := e.counter.Snapshot()
-	if _, res, err := rbacv1ensure.EnsureClusterRole(ctx, e.c, owner, role("s1-read").WithLabels(map[string]string{"team": "a"}), cache, ensure.OwnerLabels()); err != nil || res != ensure.Skipped {
+	if _, res, err := rbacv1ensure.EnsureClusterRole(ctx, cache, owner, role("s1-read").WithLabels(map[string]string{"team": "a"}), ensure.OwnerLabels()); err != nil || res != ensure.Skipped {
 		t.Fatalf("again: %v %v", res, err)
 	}
 	if got := e.counter.Since(before); len(got) != 0 {

@@ -25,9 +25,9 @@ func TestFirstResyncAfterRestart(t *testing.T) {
 			WithLabels(map[string]string{"app": "restart"}).
 			WithData(map[string]string{"key": value})
 	}
-	first := ensure.NewSkipCache()
+	first := ensure.NewClient(e.c)
 	for i := 0; i < n; i++ {
-		obj, _, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired(i, "v1"), ensure.WithCache(first))
+		obj, _, err := corev1ensure.EnsureConfigMap(ctx, first, e.owner, desired(i, "v1"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,11 +42,11 @@ func TestFirstResyncAfterRestart(t *testing.T) {
 	live, _ := e.liveLabels(t, ctx, "restart-0")
 	e.synced(t, ctx, live)
 
-	restarted := ensure.NewSkipCache()
+	restarted := ensure.NewClient(e.c)
 	before := e.counter.Snapshot()
 	skipped := 0
 	for i := 1; i < n; i++ {
-		_, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired(i, "v1"), ensure.WithCache(restarted))
+		_, res, err := corev1ensure.EnsureConfigMap(ctx, restarted, e.owner, desired(i, "v1"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestFirstResyncAfterRestart(t *testing.T) {
 
 	// The taken-over child is not as desired: one apply takes it back.
 	before = e.counter.Snapshot()
-	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired(0, "v1"), ensure.WithCache(restarted)); err != nil || res != ensure.Configured {
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, restarted, e.owner, desired(0, "v1")); err != nil || res != ensure.Configured {
 		t.Fatalf("taken-over child: %v, %v; want configured", res, err)
 	}
 	if got := e.counter.Since(before); testenv.Total(got, "PATCH") != 1 || testenv.Total(got, "") != 1 {
@@ -69,7 +69,7 @@ func TestFirstResyncAfterRestart(t *testing.T) {
 
 	// A changed intent after a restart is sent.
 	before = e.counter.Snapshot()
-	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired(1, "v2"), ensure.WithCache(ensure.NewSkipCache())); err != nil || res != ensure.Configured {
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, desired(1, "v2")); err != nil || res != ensure.Configured {
 		t.Fatalf("changed intent: %v, %v; want configured", res, err)
 	}
 	if got := e.counter.Since(before); testenv.Total(got, "PATCH") != 1 {
@@ -78,7 +78,7 @@ func TestFirstResyncAfterRestart(t *testing.T) {
 	// A field dropped from the intent after a restart is sent (to prune it).
 	before = e.counter.Snapshot()
 	fewer := corev1ac.ConfigMap("restart-2", "default").WithData(map[string]string{"key": "v1"})
-	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, fewer, ensure.WithCache(ensure.NewSkipCache())); err != nil || res != ensure.Configured {
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, e.c, e.owner, fewer); err != nil || res != ensure.Configured {
 		t.Fatalf("dropped label: %v, %v; want configured", res, err)
 	}
 	if got := e.counter.Since(before); testenv.Total(got, "PATCH") != 1 {

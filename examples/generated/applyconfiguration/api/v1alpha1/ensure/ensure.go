@@ -17,25 +17,27 @@ import (
 
 // EnsureProject makes the Project described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureProject(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.ProjectApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Project, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureProject(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.ProjectApplyConfiguration, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Project, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Project{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedProjectChanges is a predicate for Owns(&Project{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedProjectChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedProjectChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))
 }
 
 // EnsureProjectStatus applies the status in desired to an existing Project
 // (an *ensure.NotFoundError when it does not exist yet).
-func EnsureProjectStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.ProjectApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Project, ssaensure.Result, error) {
+func EnsureProjectStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.ProjectApplyConfiguration, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Project, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Project{}
-	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -44,25 +46,27 @@ func EnsureProjectStatus(ctx context.Context, c client.Client, desired *platform
 
 // EnsureProxy makes the Proxy described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureProxy(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.ProxyApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureProxy(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.ProxyApplyConfiguration, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Proxy{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedProxyChanges is a predicate for Owns(&Proxy{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedProxyChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedProxyChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))
 }
 
 // EnsureProxyStatus applies the status in desired to an existing Proxy
 // (an *ensure.NotFoundError when it does not exist yet).
-func EnsureProxyStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.ProxyApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
+func EnsureProxyStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.ProxyApplyConfiguration, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Proxy{}
-	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -71,24 +75,26 @@ func EnsureProxyStatus(ctx context.Context, c client.Client, desired *platformv1
 
 // EnsureSandbox makes the Sandbox described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureSandbox(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.SandboxApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureSandbox(ctx context.Context, c client.Client, owner client.Object, desired *platformv1alpha1ac.SandboxApplyConfiguration, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Sandbox{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedSandboxChanges is a predicate for Owns(&Sandbox{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedSandboxChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedSandboxChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))
 }
 
 // EnsureSandboxStatus applies the status in desired to an existing Sandbox
 // (an *ensure.NotFoundError when it does not exist yet).
-func EnsureSandboxStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.SandboxApplyConfiguration, opts ...ssaensure.Option) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
+func EnsureSandboxStatus(ctx context.Context, c client.Client, desired *platformv1alpha1ac.SandboxApplyConfiguration, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
 	obj := &platformv1alpha1.Sandbox{}
-	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 	return obj, res, err
 }

@@ -17,24 +17,26 @@ import (
 
 // EnsureDeployment makes the Deployment described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureDeployment(ctx context.Context, c client.Client, owner client.Object, desired *appsv1ac.DeploymentApplyConfiguration, opts ...ssaensure.Option) (*appsv1.Deployment, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureDeployment(ctx context.Context, c client.Client, owner client.Object, desired *appsv1ac.DeploymentApplyConfiguration, opts ...ssaensure.ApplyOption) (*appsv1.Deployment, ssaensure.Result, error) {
 	obj := &appsv1.Deployment{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedDeploymentChanges is a predicate for Owns(&Deployment{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedDeploymentChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedDeploymentChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))
 }
 
 // EnsureDeploymentStatus applies the status in desired to an existing Deployment
 // (an *ensure.NotFoundError when it does not exist yet).
-func EnsureDeploymentStatus(ctx context.Context, c client.Client, desired *appsv1ac.DeploymentApplyConfiguration, opts ...ssaensure.Option) (*appsv1.Deployment, ssaensure.Result, error) {
+func EnsureDeploymentStatus(ctx context.Context, c client.Client, desired *appsv1ac.DeploymentApplyConfiguration, opts ...ssaensure.ApplyOption) (*appsv1.Deployment, ssaensure.Result, error) {
 	obj := &appsv1.Deployment{}
-	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
 	return obj, res, err
 }

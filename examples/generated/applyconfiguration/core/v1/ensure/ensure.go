@@ -16,18 +16,20 @@ import (
 
 // EnsureConfigMap makes the ConfigMap described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureConfigMap(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ConfigMapApplyConfiguration, opts ...ssaensure.Option) (*corev1.ConfigMap, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureConfigMap(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ConfigMapApplyConfiguration, opts ...ssaensure.ApplyOption) (*corev1.ConfigMap, ssaensure.Result, error) {
 	obj := &corev1.ConfigMap{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedConfigMapChanges is a predicate for Owns(&ConfigMap{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedConfigMapChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedConfigMapChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))
 }
 
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;create;patch
@@ -35,25 +37,27 @@ func OwnedConfigMapChanges(fieldManager string) predicate.Funcs {
 
 // EnsurePod makes the Pod described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsurePod(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.PodApplyConfiguration, opts ...ssaensure.Option) (*corev1.Pod, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsurePod(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.PodApplyConfiguration, opts ...ssaensure.ApplyOption) (*corev1.Pod, ssaensure.Result, error) {
 	obj := &corev1.Pod{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedPodChanges is a predicate for Owns(&Pod{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedPodChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.Pod"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedPodChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.core.v1.Pod"))
 }
 
 // EnsurePodStatus applies the status in desired to an existing Pod
 // (an *ensure.NotFoundError when it does not exist yet).
-func EnsurePodStatus(ctx context.Context, c client.Client, desired *corev1ac.PodApplyConfiguration, opts ...ssaensure.Option) (*corev1.Pod, ssaensure.Result, error) {
+func EnsurePodStatus(ctx context.Context, c client.Client, desired *corev1ac.PodApplyConfiguration, opts ...ssaensure.ApplyOption) (*corev1.Pod, ssaensure.Result, error) {
 	obj := &corev1.Pod{}
-	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -61,18 +65,20 @@ func EnsurePodStatus(ctx context.Context, c client.Client, desired *corev1ac.Pod
 
 // EnsureSecret makes the Secret described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureSecret(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.SecretApplyConfiguration, opts ...ssaensure.Option) (*corev1.Secret, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureSecret(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.SecretApplyConfiguration, opts ...ssaensure.ApplyOption) (*corev1.Secret, ssaensure.Result, error) {
 	obj := &corev1.Secret{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Secret"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Secret"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedSecretChanges is a predicate for Owns(&Secret{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedSecretChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.Secret"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedSecretChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.core.v1.Secret"))
 }
 
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch
@@ -80,25 +86,27 @@ func OwnedSecretChanges(fieldManager string) predicate.Funcs {
 
 // EnsureService makes the Service described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureService(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ServiceApplyConfiguration, opts ...ssaensure.Option) (*corev1.Service, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureService(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ServiceApplyConfiguration, opts ...ssaensure.ApplyOption) (*corev1.Service, ssaensure.Result, error) {
 	obj := &corev1.Service{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedServiceChanges is a predicate for Owns(&Service{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedServiceChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.Service"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedServiceChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.core.v1.Service"))
 }
 
 // EnsureServiceStatus applies the status in desired to an existing Service
 // (an *ensure.NotFoundError when it does not exist yet).
-func EnsureServiceStatus(ctx context.Context, c client.Client, desired *corev1ac.ServiceApplyConfiguration, opts ...ssaensure.Option) (*corev1.Service, ssaensure.Result, error) {
+func EnsureServiceStatus(ctx context.Context, c client.Client, desired *corev1ac.ServiceApplyConfiguration, opts ...ssaensure.ApplyOption) (*corev1.Service, ssaensure.Result, error) {
 	obj := &corev1.Service{}
-	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
+	res, err := ssaensure.ApplyStatus(ctx, c, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
 	return obj, res, err
 }
 
@@ -106,16 +114,18 @@ func EnsureServiceStatus(ctx context.Context, c client.Client, desired *corev1ac
 
 // EnsureServiceAccount makes the ServiceAccount described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureServiceAccount(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ServiceAccountApplyConfiguration, opts ...ssaensure.Option) (*corev1.ServiceAccount, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureServiceAccount(ctx context.Context, c client.Client, owner client.Object, desired *corev1ac.ServiceAccountApplyConfiguration, opts ...ssaensure.ApplyOption) (*corev1.ServiceAccount, ssaensure.Result, error) {
 	obj := &corev1.ServiceAccount{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedServiceAccountChanges is a predicate for Owns(&ServiceAccount{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedServiceAccountChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedServiceAccountChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))
 }

@@ -16,16 +16,18 @@ import (
 
 // EnsureEndpointSlice makes the EndpointSlice described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureEndpointSlice(ctx context.Context, c client.Client, owner client.Object, desired *discoveryv1ac.EndpointSliceApplyConfiguration, opts ...ssaensure.Option) (*discoveryv1.EndpointSlice, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureEndpointSlice(ctx context.Context, c client.Client, owner client.Object, desired *discoveryv1ac.EndpointSliceApplyConfiguration, opts ...ssaensure.ApplyOption) (*discoveryv1.EndpointSlice, ssaensure.Result, error) {
 	obj := &discoveryv1.EndpointSlice{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedEndpointSliceChanges is a predicate for Owns(&EndpointSlice{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedEndpointSliceChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedEndpointSliceChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))
 }

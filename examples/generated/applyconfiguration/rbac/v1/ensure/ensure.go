@@ -16,70 +16,78 @@ import (
 
 // EnsureClusterRole makes the ClusterRole described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.ClusterRole, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleApplyConfiguration, opts ...ssaensure.ApplyOption) (*rbacv1.ClusterRole, ssaensure.Result, error) {
 	obj := &rbacv1.ClusterRole{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedClusterRoleChanges is a predicate for Owns(&ClusterRole{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedClusterRoleChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedClusterRoleChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))
 }
 
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=clusterrolebindings,verbs=get;list;watch;create;patch
 
 // EnsureClusterRoleBinding makes the ClusterRoleBinding described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureClusterRoleBinding(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleBindingApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.ClusterRoleBinding, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureClusterRoleBinding(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleBindingApplyConfiguration, opts ...ssaensure.ApplyOption) (*rbacv1.ClusterRoleBinding, ssaensure.Result, error) {
 	obj := &rbacv1.ClusterRoleBinding{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedClusterRoleBindingChanges is a predicate for Owns(&ClusterRoleBinding{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedClusterRoleBindingChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedClusterRoleBindingChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))
 }
 
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=roles,verbs=get;list;watch;create;patch
 
 // EnsureRole makes the Role described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.Role, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleApplyConfiguration, opts ...ssaensure.ApplyOption) (*rbacv1.Role, ssaensure.Result, error) {
 	obj := &rbacv1.Role{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.Role"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.Role"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedRoleChanges is a predicate for Owns(&Role{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedRoleChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.Role"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedRoleChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.rbac.v1.Role"))
 }
 
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=rolebindings,verbs=get;list;watch;create;patch
 
 // EnsureRoleBinding makes the RoleBinding described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureRoleBinding(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleBindingApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.RoleBinding, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureRoleBinding(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleBindingApplyConfiguration, opts ...ssaensure.ApplyOption) (*rbacv1.RoleBinding, ssaensure.Result, error) {
 	obj := &rbacv1.RoleBinding{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedRoleBindingChanges is a predicate for Owns(&RoleBinding{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedRoleBindingChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedRoleBindingChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))
 }

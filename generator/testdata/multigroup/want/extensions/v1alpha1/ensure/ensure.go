@@ -16,16 +16,18 @@ import (
 
 // EnsureFilter makes the Filter described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureFilter(ctx context.Context, c client.Client, owner client.Object, desired *extensionsv1alpha1ac.FilterApplyConfiguration, opts ...ssaensure.Option) (*extensionsv1alpha1.Filter, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureFilter(ctx context.Context, c client.Client, owner client.Object, desired *extensionsv1alpha1ac.FilterApplyConfiguration, opts ...ssaensure.ApplyOption) (*extensionsv1alpha1.Filter, ssaensure.Result, error) {
 	obj := &extensionsv1alpha1.Filter{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedFilterChanges is a predicate for Owns(&Filter{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedFilterChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedFilterChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))
 }

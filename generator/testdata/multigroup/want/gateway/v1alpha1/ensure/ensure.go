@@ -16,16 +16,18 @@ import (
 
 // EnsureGateway makes the Gateway described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureGateway(ctx context.Context, c client.Client, owner client.Object, desired *gatewayv1alpha1ac.GatewayApplyConfiguration, opts ...ssaensure.Option) (*gatewayv1alpha1.Gateway, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureGateway(ctx context.Context, c client.Client, owner client.Object, desired *gatewayv1alpha1ac.GatewayApplyConfiguration, opts ...ssaensure.ApplyOption) (*gatewayv1alpha1.Gateway, ssaensure.Result, error) {
 	obj := &gatewayv1alpha1.Gateway{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedGatewayChanges is a predicate for Owns(&Gateway{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedGatewayChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedGatewayChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))
 }

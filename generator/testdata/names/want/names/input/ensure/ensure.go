@@ -16,250 +16,278 @@ import (
 
 // EnsureAPIVersion makes the APIVersion described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureAPIVersion(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.APIVersionApplyConfiguration, opts ...ssaensure.Option) (*namesinput.APIVersion, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureAPIVersion(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.APIVersionApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.APIVersion, ssaensure.Result, error) {
 	obj := &namesinput.APIVersion{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedAPIVersionChanges is a predicate for Owns(&APIVersion{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedAPIVersionChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedAPIVersionChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=clients,verbs=get;list;watch;create;patch
 
 // EnsureClient makes the Client described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureClient(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ClientApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Client, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureClient(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ClientApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Client, ssaensure.Result, error) {
 	obj := &namesinput.Client{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedClientChanges is a predicate for Owns(&Client{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedClientChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedClientChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=ctxes,verbs=get;list;watch;create;patch
 
 // EnsureCtx makes the Ctx described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureCtx(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.CtxApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Ctx, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureCtx(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.CtxApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Ctx, ssaensure.Result, error) {
 	obj := &namesinput.Ctx{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedCtxChanges is a predicate for Owns(&Ctx{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedCtxChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedCtxChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=interfaces,verbs=get;list;watch;create;patch
 
 // EnsureInterface makes the Interface described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureInterface(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.InterfaceApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Interface, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureInterface(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.InterfaceApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Interface, ssaensure.Result, error) {
 	obj := &namesinput.Interface{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedInterfaceChanges is a predicate for Owns(&Interface{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedInterfaceChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedInterfaceChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=internals,verbs=get;list;watch;create;patch
 
 // EnsureInternal makes the Internal described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureInternal(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.InternalApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Internal, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureInternal(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.InternalApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Internal, ssaensure.Result, error) {
 	obj := &namesinput.Internal{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedInternalChanges is a predicate for Owns(&Internal{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedInternalChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedInternalChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=kinds,verbs=get;list;watch;create;patch
 
 // EnsureKind makes the Kind described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureKind(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.KindApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Kind, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureKind(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.KindApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Kind, ssaensure.Result, error) {
 	obj := &namesinput.Kind{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedKindChanges is a predicate for Owns(&Kind{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedKindChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedKindChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=managedfields,verbs=get;list;watch;create;patch
 
 // EnsureManagedfields makes the Managedfields described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureManagedfields(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ManagedfieldsApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Managedfields, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureManagedfields(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ManagedfieldsApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Managedfields, ssaensure.Result, error) {
 	obj := &namesinput.Managedfields{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedManagedfieldsChanges is a predicate for Owns(&Managedfields{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedManagedfieldsChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedManagedfieldsChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=metav1s,verbs=get;list;watch;create;patch
 
 // EnsureMetav1 makes the Metav1 described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureMetav1(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.Metav1ApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Metav1, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureMetav1(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.Metav1ApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Metav1, ssaensure.Result, error) {
 	obj := &namesinput.Metav1{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedMetav1Changes is a predicate for Owns(&Metav1{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedMetav1Changes(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedMetav1Changes(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=names,verbs=get;list;watch;create;patch
 
 // EnsureName makes the Name described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureName(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.NameApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Name, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureName(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.NameApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Name, ssaensure.Result, error) {
 	obj := &namesinput.Name{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedNameChanges is a predicate for Owns(&Name{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedNameChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedNameChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=objects,verbs=get;list;watch;create;patch
 
 // EnsureObject makes the Object described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureObject(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ObjectApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Object, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureObject(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ObjectApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Object, ssaensure.Result, error) {
 	obj := &namesinput.Object{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedObjectChanges is a predicate for Owns(&Object{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedObjectChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedObjectChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=parsers,verbs=get;list;watch;create;patch
 
 // EnsureParser makes the Parser described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureParser(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ParserApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Parser, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureParser(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.ParserApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Parser, ssaensure.Result, error) {
 	obj := &namesinput.Parser{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedParserChanges is a predicate for Owns(&Parser{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedParserChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedParserChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=schemes,verbs=get;list;watch;create;patch
 
 // EnsureScheme makes the Scheme described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureScheme(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.SchemeApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Scheme, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureScheme(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.SchemeApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Scheme, ssaensure.Result, error) {
 	obj := &namesinput.Scheme{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedSchemeChanges is a predicate for Owns(&Scheme{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedSchemeChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedSchemeChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=types,verbs=get;list;watch;create;patch
 
 // EnsureTypes makes the Types described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureTypes(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.TypesApplyConfiguration, opts ...ssaensure.Option) (*namesinput.Types, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureTypes(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.TypesApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.Types, ssaensure.Result, error) {
 	obj := &namesinput.Types{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedTypesChanges is a predicate for Owns(&Types{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedTypesChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedTypesChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))
 }
 
 // +kubebuilder:rbac:groups=names.example.com,resources=widgetlists,verbs=get;list;watch;create;patch
 
 // EnsureWidgetList makes the WidgetList described by desired exist as desired, with
 // owner as its controller, by server-side apply. It sends no request when
-// the client's cache shows the object already as desired, and returns the
-// live object and what was done. desired is not modified.
-func EnsureWidgetList(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.WidgetListApplyConfiguration, opts ...ssaensure.Option) (*namesinput.WidgetList, ssaensure.Result, error) {
+// the client's cache shows the object already as desired (c from
+// ensure.NewClient also remembers what it applied), and returns the live
+// object and what was done. desired is not modified.
+func EnsureWidgetList(ctx context.Context, c client.Client, owner client.Object, desired *namesinputac.WidgetListApplyConfiguration, opts ...ssaensure.ApplyOption) (*namesinput.WidgetList, ssaensure.Result, error) {
 	obj := &namesinput.WidgetList{}
-	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.Option{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
+	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
 	return obj, res, err
 }
 
 // OwnedWidgetListChanges is a predicate for Owns(&WidgetList{}) that drops update
-// events changing nothing fieldManager owns (status churn, other managers' fields).
-func OwnedWidgetListChanges(fieldManager string) predicate.Funcs {
-	return ssaensure.OwnedFieldsChanged(fieldManager, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))
+// events changing nothing c's field manager owns (status churn, other
+// managers' fields); deleted objects leave c's memory.
+func OwnedWidgetListChanges(c client.Client) predicate.Funcs {
+	return ssaensure.OwnedFieldsChanged(c, internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))
 }

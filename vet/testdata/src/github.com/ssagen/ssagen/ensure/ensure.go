@@ -1,10 +1,10 @@
 // Package ensure is a stub of ssagen's runtime for analyzer tests.
 package ensure
 
-type Option func()
+type ApplyOption func()
 
 type Result string
 
 const Created Result = "created"
 
-func NoOwner() Option { return nil }
+func NoOwner() ApplyOption { return nil }

@@ -10,10 +10,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.Role, ssaensure.Result, error) {
+func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.RoleApplyConfiguration, opts ...ssaensure.ApplyOption) (*rbacv1.Role, ssaensure.Result, error) {
 	return nil, "", nil
 }
 
-func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleApplyConfiguration, opts ...ssaensure.Option) (*rbacv1.ClusterRole, ssaensure.Result, error) {
+func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleApplyConfiguration, opts ...ssaensure.ApplyOption) (*rbacv1.ClusterRole, ssaensure.Result, error) {
 	return nil, "", nil
 }

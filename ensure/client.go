@@ -1,0 +1,126 @@
+package ensure
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Client is a client.Client that carries what Ensure remembers between
+// calls: the field manager, the skip cache (per object and field manager,
+// the intent last applied and what the API server answered), what is known
+// of kinds' scopes, and the name its metrics are labelled with. It is the
+// client it wraps for every other call, as controller-runtime's
+// client.WithFieldOwner is.
+//
+// Build one per controller, next to its reconciler, and hand it to the
+// generated Ensure<Kind> helpers, Prune and Finalize:
+//
+//	c := ensure.NewClient(mgr.GetClient(), ensure.FieldManager("project-controller"))
+//
+// Given any other client, the helpers keep no memory: each call decides
+// from the live object and its managedFields alone (what a first resync
+// after a restart does), which still sends no request for an unchanged
+// object whose kind has a merge schema, and the field manager is
+// DefaultFieldManager unless a call names one.
+type Client struct {
+	client.Client
+	fieldManager string
+	name         string
+	ttl          time.Duration
+	cache        *skipCache
+	// scopes remembers, per kind, whether it is namespaced: a kind's scope
+	// does not change, and asking the REST mapper costs about 70
+	// allocations per call.
+	scopes sync.Map // schema.GroupVersionKind → bool
+}
+
+// NewClient wraps c with the memory of Ensure calls. Memory is bounded: an
+// entry goes when its object is found deleted, when a delete event passes
+// the helpers' Owned<Kind>Changes predicates built on this client, or when
+// it has not been written for the TTL (CacheTTL).
+func NewClient(c client.Client, opts ...ClientOption) *Client {
+	cl := &Client{Client: c, fieldManager: DefaultFieldManager, ttl: DefaultTTL}
+	for _, opt := range opts {
+		opt.setClient(cl)
+	}
+	cl.cache = newSkipCache(cl.name, cl.ttl)
+	return cl
+}
+
+// FieldManager is the field manager the client's Ensure calls apply with.
+func (c *Client) FieldManager() string { return c.fieldManager }
+
+// Remembered is the number of objects the client remembers (what the
+// ssagen_skip_cache_entries gauge shows of a named client).
+func (c *Client) Remembered() int { return c.cache.len() }
+
+// Unwrap returns the client NewClient wrapped.
+func (c *Client) Unwrap() client.Client { return c.Client }
+
+// ClientOption configures NewClient.
+type ClientOption interface{ setClient(*Client) }
+
+// CacheTTL sets how long the client remembers an object it has not
+// written (default DefaultTTL).
+func CacheTTL(d time.Duration) ClientOption { return cacheTTL(d) }
+
+// MetricsName labels the client's skip-cache size in the
+// ssagen_skip_cache_entries gauge (cache="<name>"): one name per
+// controller, or per cluster when a manager talks to several. An unnamed
+// client exports no size.
+func MetricsName(name string) ClientOption { return metricsName(name) }
+
+type cacheTTL time.Duration
+
+func (d cacheTTL) setClient(c *Client) { c.ttl = time.Duration(d) }
+
+type metricsName string
+
+func (n metricsName) setClient(c *Client) { c.name = string(n) }
+
+// stateOf is the memory c carries: its Client, or nil for a plain client.
+func stateOf(c client.Client) *Client {
+	ec, _ := c.(*Client)
+	return ec
+}
+
+// memory is the skip cache of c, or nil (which remembers nothing).
+func memory(c client.Client) *skipCache {
+	if ec := stateOf(c); ec != nil {
+		return ec.cache
+	}
+	return nil
+}
+
+// managerOf is the field manager a call through c applies with when it
+// names none.
+func managerOf(c client.Client) string {
+	if ec := stateOf(c); ec != nil {
+		return ec.fieldManager
+	}
+	return DefaultFieldManager
+}
+
+// knownScope is what c remembers of gvk's scope.
+func knownScope(c client.Client, gvk schema.GroupVersionKind) (namespaced, ok bool) {
+	ec := stateOf(c)
+	if ec == nil {
+		return false, false
+	}
+	v, ok := ec.scopes.Load(gvk)
+	if !ok {
+		return false, false
+	}
+	return v.(bool), true
+}
+
+// rememberScope records the REST mapper's answer for gvk in c, if c
+// remembers anything.
+func rememberScope(c client.Client, gvk schema.GroupVersionKind, namespaced bool) {
+	if ec := stateOf(c); ec != nil {
+		ec.scopes.Store(gvk, namespaced)
+	}
+}
