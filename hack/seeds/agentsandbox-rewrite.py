@@ -114,7 +114,7 @@ replace('''		For(&sandboxv1alpha1.Sandbox{}).''',
 			predicate.AnnotationChangedPredicate{}, predicate.LabelChangedPredicate{}))).''')
 
 replace('''		Owns(&corev1.Pod{}, builder.WithPredicates(labelSelectorPredicate)).''',
-        '''		Owns(&corev1.Pod{}, builder.WithPredicates(labelSelectorPredicate, podChangesRead{podensure.OwnedPodChanges(podLabelsFieldOwner)})).''')
+        '''		Owns(&corev1.Pod{}, builder.WithPredicates(labelSelectorPredicate, podChangesRead{podensure.OwnedPodChanges(ssaensure.NewClient(mgr.GetClient(), ssaensure.FieldManager(podLabelsFieldOwner)))})).''')
 
 src.append('''
 // podLabelsFieldOwner owns the labels and the controller reference this

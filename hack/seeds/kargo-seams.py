@@ -26,7 +26,7 @@ KINDS = {  # seam kind -> (go type, apply configuration, helper)
 
 def sig(kind):
     typ, ac, _ = KINDS[kind]
-    return ("func(\n\t\tcontext.Context,\n\t\tclient.Client,\n\t\tclient.Object,\n\t\t%s,\n\t\t...ssaensure.Option,\n\t) (%s, ssaensure.Result, error)" % (ac, typ))
+    return ("func(\n\t\tcontext.Context,\n\t\tclient.Client,\n\t\tclient.Object,\n\t\t%s,\n\t\t...ssaensure.ApplyOption,\n\t) (%s, ssaensure.Result, error)" % (ac, typ))
 
 
 def sub(s, old, new, count=1):
@@ -269,9 +269,9 @@ def stub(m):
     named = "obj client.Object" in params
     head = "ensure%sFn: func(\n" % kind
     if named:
-        head += "\t\t\t\t\t_ context.Context,\n\t\t\t\t\t_ client.Client,\n\t\t\t\t\t_ client.Object,\n\t\t\t\t\tdesired %s,\n\t\t\t\t\t_ ...ssaensure.Option,\n" % ac
+        head += "\t\t\t\t\t_ context.Context,\n\t\t\t\t\t_ client.Client,\n\t\t\t\t\t_ client.Object,\n\t\t\t\t\tdesired %s,\n\t\t\t\t\t_ ...ssaensure.ApplyOption,\n" % ac
     else:
-        head += "\t\t\t\t\tcontext.Context,\n\t\t\t\t\tclient.Client,\n\t\t\t\t\tclient.Object,\n\t\t\t\t\t%s,\n\t\t\t\t\t...ssaensure.Option,\n" % ac
+        head += "\t\t\t\t\tcontext.Context,\n\t\t\t\t\tclient.Client,\n\t\t\t\t\tclient.Object,\n\t\t\t\t\t%s,\n\t\t\t\t\t...ssaensure.ApplyOption,\n" % ac
     head += "\t\t\t\t) (%s, ssaensure.Result, error) {" % typ
     b = body
     b = re.sub(r'return errors\.New\((.*?)\)\n', r'return nil, "", errors.New(\1)\n', b + "\n")
@@ -299,7 +299,7 @@ t = re.sub(r'\t\t\{\n\t\t\tname: "error updating existing role binding",.*?\n\t\
 					client.Client,
 					client.Object,
 					*rbacv1ac.RoleBindingApplyConfiguration,
-					...ssaensure.Option,
+					...ssaensure.ApplyOption,
 				) (*rbacv1.RoleBinding, ssaensure.Result, error) {
 					return nil, ssaensure.Unchanged, nil
 				},
