@@ -9,57 +9,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/ssagen/ssagen/internal/contract"
 )
-
-// CreateUpdate finds Create whose error path checks IsAlreadyExists and then
-// Updates or Patches (category create-update), and Create that tolerates
-// AlreadyExists and moves on (category create-ignore).
-var CreateUpdate = newAnalyzer("createupdate",
-	"Create → AlreadyExists → Update/Patch, and Create that ignores AlreadyExists, on every reconcile", runCreateUpdate)
-
-// CreateOrUpdate finds controllerutil.CreateOrUpdate and CreateOrPatch.
-var CreateOrUpdate = newAnalyzer("createorupdate",
-	"controllerutil.CreateOrUpdate / CreateOrPatch: optimistic locking on cached objects", runCreateOrUpdate)
-
-// RetryOnConflict finds retry.RetryOnConflict around Get + Update.
-var RetryOnConflict = newAnalyzer("retryonconflict",
-	"retry.RetryOnConflict around Get + Update: conflicts retried instead of avoided", runRetryOnConflict)
-
-// StatusUpdate finds Status().Update() of an object read in the same function.
-var StatusUpdate = newAnalyzer("statusupdate",
-	"Status().Update() of an object read from the (possibly stale) cache", runStatusUpdate)
-
-// UpdateFromScratch finds Update of an object built in the function with no
-// read and no resourceVersion: a full overwrite.
-var UpdateFromScratch = newAnalyzer("updatefromscratch",
-	"Update of an object built from scratch: overwrites every field, or 409s", runUpdateFromScratch)
-
-// ApplyTypedStruct finds Patch(ctx, obj, client.Apply) with a typed Go struct.
-var ApplyTypedStruct = newAnalyzer("applytypedstruct",
-	"server-side apply of a typed Go struct: zero values claim field ownership", runApplyTypedStruct)
-
-// OwnsChurning finds Owns() of kinds with churning status without a predicate.
-var OwnsChurning = newAnalyzer("ownschurning",
-	"Owns() on kinds whose status churns (Pod, Deployment, ...) without a predicate: one reconcile per status write", runOwnsChurning)
-
-// All runs every check of Analyzers as one analyzer (for tests and for
-// tools that take one).
-var All = &analysis.Analyzer{
-	Name:     "ssagenvet",
-	Doc:      "all of ssagen vet's checks",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
-	Run: func(p *analysis.Pass) (any, error) {
-		for _, a := range Analyzers {
-			if _, err := a.Run(p); err != nil {
-				return nil, err
-			}
-		}
-		return nil, nil
-	},
-}
 
 // funcBody returns the body of the innermost function in stack.
 func funcBody(stack []ast.Node) *ast.BlockStmt {

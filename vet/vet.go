@@ -31,16 +31,68 @@ const (
 	unstructuredPkg      = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// Analyzers are all of ssagen vet's analyzers.
-var Analyzers = []*analysis.Analyzer{CreateUpdate, CreateOrUpdate, RetryOnConflict, StatusUpdate, UpdateFromScratch, ApplyTypedStruct, OwnsChurning}
+// Analyzers are ssagen vet's analyzers as go/analysis drivers that know
+// nothing of ssagen (go vet -vettool, gopls, golangci-lint) run them:
+// helpers are found among each package's imports only.
+var Analyzers = New(nil)
 
-func newAnalyzer(name, doc string, run func(*pass)) *analysis.Analyzer {
+// New returns ssagen vet's analyzers, finding generated helpers among each
+// package's imports and in h (FindHelpers; nil for none). Each call
+// returns new analyzers: what one run was handed never leaks into another.
+func New(h *Helpers) []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		newAnalyzer(h, "createupdate",
+			"Create → AlreadyExists → Update/Patch, and Create that ignores AlreadyExists, on every reconcile", runCreateUpdate),
+		newAnalyzer(h, "createorupdate",
+			"controllerutil.CreateOrUpdate / CreateOrPatch: optimistic locking on cached objects", runCreateOrUpdate),
+		newAnalyzer(h, "retryonconflict",
+			"retry.RetryOnConflict around Get + Update: conflicts retried instead of avoided", runRetryOnConflict),
+		newAnalyzer(h, "statusupdate",
+			"Status().Update() of an object read from the (possibly stale) cache", runStatusUpdate),
+		newAnalyzer(h, "updatefromscratch",
+			"Update of an object built from scratch: overwrites every field, or 409s", runUpdateFromScratch),
+		newAnalyzer(h, "applytypedstruct",
+			"server-side apply of a typed Go struct: zero values claim field ownership", runApplyTypedStruct),
+		newAnalyzer(h, "ownschurning",
+			"Owns() on kinds whose status churns (Pod, Deployment, ...) without a predicate: one reconcile per status write", runOwnsChurning),
+	}
+}
+
+// Named returns the analyzer of analyzers called name, or nil.
+func Named(analyzers []*analysis.Analyzer, name string) *analysis.Analyzer {
+	for _, a := range analyzers {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Combined runs analyzers as one analyzer (for tests and for tools that
+// take one).
+func Combined(analyzers []*analysis.Analyzer) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     "ssagenvet",
+		Doc:      "all of ssagen vet's checks",
+		Requires: []*analysis.Analyzer{inspect.Analyzer},
+		Run: func(p *analysis.Pass) (any, error) {
+			for _, a := range analyzers {
+				if _, err := a.Run(p); err != nil {
+					return nil, err
+				}
+			}
+			return nil, nil
+		},
+	}
+}
+
+func newAnalyzer(h *Helpers, name, doc string, run func(*pass)) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:     name,
 		Doc:      doc,
 		Requires: []*analysis.Analyzer{inspect.Analyzer},
 		Run: func(p *analysis.Pass) (any, error) {
-			run(&pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector)})
+			run(&pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), helpers: h})
 			return nil, nil
 		},
 	}
@@ -53,13 +105,10 @@ type pass struct {
 	// guardedCalls counts, per function of the package, its calls and
 	// those that run only when a read found nothing (calledOnlyWhenAbsent).
 	guardedCalls map[*types.Func][2]int
+	// helpers are those the driver resolved (nil: imports only).
+	helpers *Helpers
 	// helperErr says why a helper found in the module could not be used.
 	helperErr string
-	// moduleCands are the helper packages of the package's module, found
-	// once per pass (nil: not looked for yet): a tool that runs for long
-	// (gopls) sees a helper generated since its last pass.
-	moduleCands  []helperCandidate
-	moduleLooked bool
 }
 
 // inTest reports whether n is test code — a _test.go file, or a test

@@ -13,7 +13,7 @@ import (
 // Update after Get, unstructured apply, Owns with a predicate, test files)
 // must stay silent.
 func TestAnalyzers(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), vet.All, "example.com/operator")
+	results := analysistest.Run(t, analysistest.TestData(), vet.Combined(vet.Analyzers), "example.com/operator")
 	// The package is analysed twice (alone and with its tests): count places.
 	categories := map[string]int{}
 	seen := map[string]bool{}
@@ -40,7 +40,7 @@ func TestAnalyzers(t *testing.T) {
 // where the literal maps onto the apply configuration and a helper exists,
 // left alone otherwise.
 func TestCreateUpdateFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.CreateUpdate, "example.com/fix")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.Named(vet.Analyzers, "createupdate"), "example.com/fix")
 }
 
 // TestCreateOrUpdateFix applies create-or-update's suggested fixes to
@@ -48,7 +48,7 @@ func TestCreateUpdateFix(t *testing.T) {
 // assigns fields and sets the controller reference merges with the
 // literal into one intent; one that reads the object gets none.
 func TestCreateOrUpdateFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.CreateOrUpdate, "example.com/fixmutate")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.Named(vet.Analyzers, "createorupdate"), "example.com/fixmutate")
 }
 
 // TestApplyTypedStruct: a typed-struct apply is reported when it sends a
@@ -56,5 +56,5 @@ func TestCreateOrUpdateFix(t *testing.T) {
 // and not when every field it writes is set on purpose or lies in the
 // stanza the endpoint drops (spec, for a status apply).
 func TestApplyTypedStruct(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), vet.ApplyTypedStruct, "example.com/applied")
+	analysistest.Run(t, analysistest.TestData(), vet.Named(vet.Analyzers, "applytypedstruct"), "example.com/applied")
 }

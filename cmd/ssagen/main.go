@@ -38,7 +38,7 @@ func main() {
 		return
 	}
 	if len(args) > 0 && args[0] == "vet" {
-		os.Exit(driver.Main(vet.Analyzers, args[1:], os.Stdout, os.Stderr))
+		os.Exit(driver.Main(args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(run(args, os.Stdout, os.Stderr))
 }

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ssagen/ssagen/internal/gomod"
+	"github.com/ssagen/ssagen/vet"
 )
 
 // Exit codes: as the analysis drivers of x/tools.
@@ -37,7 +38,11 @@ const (
 )
 
 // Main runs `ssagen vet` with args (the flags and packages after "vet").
-func Main(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
+// It loads the packages, then finds the generated helpers of their
+// modules (vet.FindHelpers) and builds the analyzers with them (vet.New):
+// the passes themselves read nothing outside their package.
+func Main(args []string, stdout, stderr io.Writer) int {
+	analyzers := vet.Analyzers // for the flags and the doc
 	fs := flag.NewFlagSet("ssagen vet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
@@ -46,6 +51,7 @@ func Main(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Write
 	fs.StringVar(&o.tags, "tags", "", "build tags for loading the packages")
 	fs.BoolVar(&o.tests, "fix.tests", true, "with -fix or -diff, also run the tests of each package a fix edits, and decline a fix that makes one of them fail")
 	fs.BoolVar(&o.noCheck, "fix.nocheck", false, "apply fixes without checking the edited packages with go vet (for debugging ssagen only)")
+	fs.StringVar(&o.helpers, "helpers", "", "import paths of generated helper packages (<apply configurations>/ensure) to fix with, besides those the packages import and those in their modules (comma-separated)")
 	for _, a := range analyzers {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
@@ -68,12 +74,12 @@ func Main(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Write
 	o.patterns = fs.Args()
 	o.stdout, o.stderr = stdout, stderr
 	o.wd, _ = os.Getwd()
-	return run(analyzers, o)
+	return run(o)
 }
 
 type options struct {
 	fix, diff, noCheck, tests bool
-	tags                      string
+	tags, helpers             string
 	patterns                  []string
 	stdout, stderr            io.Writer
 	wd                        string // the working directory, for relative positions
@@ -95,12 +101,13 @@ type finding struct {
 	pos  token.Position
 }
 
-func run(analyzers []*analysis.Analyzer, o options) int {
+func run(o options) int {
 	pkgs, err := load(o.patterns, o.tags)
 	if err != nil {
 		fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
 		return exitError
 	}
+	analyzers := vet.New(vet.FindHelpers(moduleDirs(pkgs), strings.Split(o.helpers, ",")))
 	graph, err := checker.Analyze(analyzers, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
@@ -139,6 +146,27 @@ func run(analyzers []*analysis.Analyzer, o options) int {
 		return exitClean
 	}
 	return fix(found, o)
+}
+
+// moduleDirs are the folders of the analysed packages' modules, one per
+// module: where their helpers are looked for.
+func moduleDirs(pkgs []*packages.Package) []string {
+	var dirs []string
+	seen := map[string]bool{}
+	for _, p := range pkgs {
+		dir := ""
+		switch {
+		case p.Module != nil && p.Module.Dir != "":
+			dir = p.Module.Dir
+		case len(p.GoFiles) > 0:
+			dir = filepath.Dir(p.GoFiles[0])
+		}
+		if dir != "" && !seen[dir] {
+			seen[dir] = true
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
 }
 
 // load loads the packages to analyse: syntax and types for them, export

@@ -9,15 +9,14 @@ import (
 
 	"github.com/ssagen/ssagen/generator"
 	"github.com/ssagen/ssagen/generator/output"
-	"github.com/ssagen/ssagen/vet"
 )
 
 // TestHelperAddedWhileRunning runs the analyzers twice in one process, as
 // a long-running tool (gopls) does: a package writes a NetworkPolicy with
 // Create → AlreadyExists → Update and its module has no helper for the
 // kind; then the helper is generated; the second run finds it and offers
-// the rewrite. Before, the first run's "no helper" was kept for the
-// process.
+// the rewrite. Each run resolves the module's helpers before its passes
+// (vet.FindHelpers), and no pass keeps anything between runs.
 func TestHelperAddedWhileRunning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages and generates")
@@ -60,7 +59,7 @@ func (r *R) policy(ctx context.Context, ns string) error {
 	t.Chdir(dir)
 	runDiff := func() string {
 		var stdout, stderr bytes.Buffer
-		Main(vet.Analyzers, []string{"-diff", "."}, &stdout, &stderr)
+		Main([]string{"-diff", "."}, &stdout, &stderr)
 		return stdout.String() + stderr.String()
 	}
 	if out := runDiff(); !strings.Contains(out, "no Ensure helper for this kind") || !strings.Contains(out, "would rewrite 0 of 1 sites") {

@@ -3,6 +3,8 @@
 package golangci
 
 import (
+	"os"
+
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
@@ -18,7 +20,16 @@ func New(any) (register.LinterPlugin, error) { return plugin{}, nil }
 
 type plugin struct{}
 
-func (plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) { return vet.Analyzers, nil }
+// BuildAnalyzers builds the analyzers once per golangci-lint run, with the
+// generated helpers of the module it runs in, found before any pass: the
+// passes read only their package, as golangci-lint's cache expects.
+func (plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return vet.New(vet.FindHelpers([]string{wd}, nil)), nil
+}
 
 // GetLoadMode asks for type information: the analyzers match calls by type.
 func (plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
