@@ -1205,7 +1205,11 @@ func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
 				}
 			}
 			return v
-		case strings.HasPrefix(name, "Owned") && strings.HasSuffix(name, "Changes"), name == "OwnedFieldsChanged":
+		case fn.Pkg() != nil && contract.IsHelperPkg(fn.Pkg().Path()):
+			if _, ok := contract.OwnedChangesKind(name); ok {
+				return dropsChurn
+			}
+		case fn.Pkg() != nil && fn.Pkg().Path() == contract.RuntimePkg && name == contract.OwnedFieldsChanged:
 			return dropsChurn
 		}
 	}

@@ -44,7 +44,7 @@ object and what was done. desired is not modified.`, kind))
 events changing nothing c's field manager owns (status churn, other
 managers' fields); deleted objects leave c's memory.`, kind))
 		f.Func().Id(contract.OwnedChanges(kind)).Params(jen.Id("c").Qual(crClientPkg, "Client")).Qual("sigs.k8s.io/controller-runtime/pkg/predicate", "Funcs").Block(
-			jen.Return(jen.Qual(ensureRuntimePkg, "OwnedFieldsChanged").Call(jen.Id("c"),
+			jen.Return(jen.Qual(ensureRuntimePkg, contract.OwnedFieldsChanged).Call(jen.Id("c"),
 				jen.Qual(u.OutputPkg+"/internal", "Parser").Call().Dot("Type").Call(jen.Lit(k.Name.SchemaName())))),
 		)
 		if hasSub(k.Root, "status") {

@@ -30,6 +30,9 @@ const (
 	ApplyOption  = "ApplyOption"
 	Client       = "Client"
 	NewClient    = "NewClient"
+	// OwnedFieldsChanged is the runtime's predicate the generated
+	// Owned<Kind>Changes wrap.
+	OwnedFieldsChanged = "OwnedFieldsChanged"
 )
 
 // Parameters of Ensure<Kind>: ctx, client, owner, desired, opts... — and
@@ -67,6 +70,20 @@ func HelperAlias(helperPkg string) string {
 func Ensure(kind string) string       { return "Ensure" + kind }
 func EnsureStatus(kind string) string { return "Ensure" + kind + "Status" }
 func OwnedChanges(kind string) string { return "Owned" + kind + "Changes" }
+
+// OwnedChangesKind is the kind an Owned<Kind>Changes predicate of a
+// helper package serves, or false when name is not one.
+func OwnedChangesKind(name string) (string, bool) {
+	kind, ok := strings.CutPrefix(name, "Owned")
+	if !ok {
+		return "", false
+	}
+	kind, ok = strings.CutSuffix(kind, "Changes")
+	if !ok || kind == "" {
+		return "", false
+	}
+	return kind, true
+}
 
 // identifier keeps the letters and digits of s, lower-cased.
 func identifier(s string) string {

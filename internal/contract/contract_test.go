@@ -22,3 +22,12 @@ func TestNames(t *testing.T) {
 		t.Error("helper names changed: generated code and vet would disagree")
 	}
 }
+
+func TestOwnedChangesKind(t *testing.T) {
+	for name, want := range map[string]string{"OwnedPodChanges": "Pod", "OwnedChanges": "", "OwnedPod": "", "PodChanges": ""} {
+		kind, ok := OwnedChangesKind(name)
+		if kind != want || ok != (want != "") {
+			t.Errorf("OwnedChangesKind(%s) = %q %v, want %q", name, kind, ok, want)
+		}
+	}
+}
