@@ -34,27 +34,3 @@ func TestAnalyzers(t *testing.T) {
 		}
 	}
 }
-
-// TestCreateUpdateFix applies the suggested fixes of create-update to
-// testdata/src/example.com/fix and compares with the .golden files: fixed
-// where the literal maps onto the apply configuration and a helper exists,
-// left alone otherwise.
-func TestCreateUpdateFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.Named(vet.Analyzers, "createupdate"), "example.com/fix")
-}
-
-// TestCreateOrUpdateFix applies create-or-update's suggested fixes to
-// testdata/src/example.com/fixmutate: a mutate function that only
-// assigns fields and sets the controller reference merges with the
-// literal into one intent; one that reads the object gets none.
-func TestCreateOrUpdateFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), vet.Named(vet.Analyzers, "createorupdate"), "example.com/fixmutate")
-}
-
-// TestApplyTypedStruct: a typed-struct apply is reported when it sends a
-// zero value the code never set (a field without omitempty, a zero time),
-// and not when every field it writes is set on purpose or lies in the
-// stanza the endpoint drops (spec, for a status apply).
-func TestApplyTypedStruct(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), vet.Named(vet.Analyzers, "applytypedstruct"), "example.com/applied")
-}

@@ -1,0 +1,230 @@
+package check
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strings"
+)
+
+func runApplyTypedStruct(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		call := n.(*ast.CallExpr)
+		if !push || p.inTest(call) || p.clientMethod(call) != "Patch" || len(call.Args) < 3 {
+			return true
+		}
+		sel, ok := ast.Unparen(call.Args[2]).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Apply" {
+			return true
+		}
+		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); !ok || v.Pkg() == nil || v.Pkg().Path() != clientPkg {
+			return true
+		}
+		t := p.TypesInfo.TypeOf(call.Args[1])
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == unstructuredPkg {
+			return true
+		}
+		status := false
+		if fsel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			status = p.isStatusWriter(fsel.X)
+		}
+		if lit := p.fixedLiteral(call.Args[1], funcBody(stack)); lit != nil && !p.zeroSent(t, lit, true, status, 0) {
+			return true // every field it sends was written on purpose
+		}
+		kind := p.kindOf(call.Args[1])
+		p.Report(diag(call.Pos(), "apply-typed-struct",
+			"server-side apply of a typed Go struct: every zero-valued field without omitempty is sent, so this manager claims fields it never meant to set (controller-runtime #2702)",
+			helper(kind, "")+" with a typed apply configuration: only the fields you set are sent"))
+		return true
+	})
+}
+
+// fixedLiteral is the composite literal the object arg is, inline or as a
+// variable defined from one in body and never assigned to afterwards;
+// nil otherwise.
+func (p *pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit {
+	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		lit, _ := ast.Unparen(u.X).(*ast.CompositeLit)
+		return lit
+	}
+	if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
+		return p.returnedLiteral(c)
+	}
+	v := p.objectVar(arg)
+	if v == nil || body == nil {
+		return nil
+	}
+	var lit *ast.CompositeLit
+	changed := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return !changed
+		}
+		for i, lhs := range as.Lhs {
+			root := lhs
+			for {
+				if s, ok := root.(*ast.SelectorExpr); ok {
+					root = s.X
+					continue
+				}
+				if ix, ok := root.(*ast.IndexExpr); ok {
+					root = ix.X
+					continue
+				}
+				break
+			}
+			id, ok := root.(*ast.Ident)
+			if !ok || p.TypesInfo.ObjectOf(id) != v {
+				continue
+			}
+			if as.Tok == token.DEFINE && lhs == root && len(as.Rhs) == len(as.Lhs) && lit == nil {
+				if u, ok := ast.Unparen(as.Rhs[i]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					lit, _ = ast.Unparen(u.X).(*ast.CompositeLit)
+				}
+				if c, ok := ast.Unparen(as.Rhs[i]).(*ast.CallExpr); ok {
+					lit = p.returnedLiteral(c) // w := desiredWidget(...)
+				}
+				if lit != nil {
+					continue
+				}
+			}
+			changed = true
+		}
+		return !changed
+	})
+	if changed {
+		return nil
+	}
+	return lit
+}
+
+// returnedLiteral is the literal a call of a function of this package
+// returns, when its one return statement is `return &T{...}`; nil
+// otherwise (a function of another package, a method, several returns).
+func (p *pass) returnedLiteral(call *ast.CallExpr) *ast.CompositeLit {
+	fn := p.callee(call)
+	if fn == nil || fn.Pkg() != p.Pkg || fn.Type().(*types.Signature).Recv() != nil {
+		return nil
+	}
+	for _, f := range p.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || p.TypesInfo.Defs[fd.Name] != fn {
+				continue
+			}
+			var ret *ast.ReturnStmt
+			n := 0
+			ast.Inspect(fd.Body, func(m ast.Node) bool {
+				if _, lit := m.(*ast.FuncLit); lit {
+					return false
+				}
+				if r, ok := m.(*ast.ReturnStmt); ok {
+					ret, n = r, n+1
+				}
+				return true
+			})
+			if n != 1 || len(ret.Results) != 1 {
+				return nil
+			}
+			if u, ok := ast.Unparen(ret.Results[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				lit, _ := ast.Unparen(u.X).(*ast.CompositeLit)
+				return lit
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// zeroSent reports whether encoding/json writes a zero value the literal
+// did not set somewhere in t: a field without omitempty left unset, or a
+// struct (which omitempty never omits) whose own fields are. At the top,
+// the stanza the endpoint drops is not looked at: status for the object,
+// spec for its status.
+func (p *pass) zeroSent(t types.Type, lit *ast.CompositeLit, top, status bool, depth int) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 8 {
+		return true
+	}
+	set := map[string]ast.Expr{}
+	if lit != nil {
+		for _, e := range lit.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				return true // positional: every field is set, zero or not; judge no further
+			}
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				set[id.Name] = kv.Value
+			}
+		}
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("json"), ",")
+		if name == "-" && opts == "" {
+			continue
+		}
+		if name == "" && !f.Embedded() {
+			name = f.Name()
+		}
+		if top && ((name == "status" && !status) || (name == "spec" && status)) {
+			continue
+		}
+		omitempty := strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,")
+		ft := f.Type()
+		v, isSet := set[f.Name()]
+		if isSet {
+			inner := ast.Unparen(v)
+			if u, ok := inner.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				inner = ast.Unparen(u.X)
+				if ptr, ok := ft.Underlying().(*types.Pointer); ok {
+					ft = ptr.Elem()
+				}
+			}
+			if c, ok := inner.(*ast.CompositeLit); ok {
+				if _, isStruct := ft.Underlying().(*types.Struct); isStruct && !p.marshals(ft) {
+					if p.zeroSent(ft, c, false, status, depth+1) {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		if _, isStruct := ft.Underlying().(*types.Struct); isStruct {
+			if p.marshals(ft) {
+				if !strings.Contains(","+opts+",", ",omitzero,") {
+					return true // a zero time or quantity is still written
+				}
+				continue
+			}
+			if p.zeroSent(ft, nil, f.Embedded() && name == "" && top, status, depth+1) {
+				return true
+			}
+			continue
+		}
+		if !omitempty {
+			return true
+		}
+	}
+	return false
+}
+
+// marshals reports whether t (or *t) writes its own JSON.
+func (p *pass) marshals(t types.Type) bool {
+	for _, tt := range []types.Type{t, types.NewPointer(t)} {
+		if m, _, _ := types.LookupFieldOrMethod(tt, true, nil, "MarshalJSON"); m != nil {
+			return true
+		}
+	}
+	return false
+}
+
+var churning = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true, "Job": true}

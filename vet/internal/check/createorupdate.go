@@ -1,0 +1,45 @@
+package check
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+func runCreateOrUpdate(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		call := n.(*ast.CallExpr)
+		name := p.createOrUpdateName(call)
+		if !push || p.inTest(call) || name == "" {
+			return true
+		}
+		kind := ""
+		if len(call.Args) > 2 {
+			kind = p.kindOf(call.Args[2])
+		}
+		d := diag(call.Pos(), "create-or-update",
+			name+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs, and fields set earlier are never pruned",
+			helper(kind, "")+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed")
+		var why string
+		d.SuggestedFixes, why = p.createOrUpdateFix(call, stack)
+		p.Report(withWhy(d, why))
+		return true
+	})
+}
+
+// createOrUpdateName is "CreateOrUpdate" or "CreateOrPatch" for a call of
+// controllerutil's, or of the variable controller-runtime's root package
+// re-exports it as (ctrl.CreateOrUpdate); "" otherwise.
+func (p *pass) createOrUpdateName(call *ast.CallExpr) string {
+	if p.isPkgFunc(call, controllerutilPkg, "CreateOrUpdate", "CreateOrPatch") {
+		return p.callee(call).Name()
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == controllerRuntimePkg &&
+		(v.Name() == "CreateOrUpdate" || v.Name() == "CreateOrPatch") {
+		return v.Name()
+	}
+	return ""
+}

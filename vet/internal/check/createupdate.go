@@ -1,0 +1,385 @@
+package check
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+func runCreateUpdate(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.IfStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push || p.inTest(n) {
+			return true
+		}
+		body := funcBody(stack)
+		if call, ok := n.(*ast.CallExpr); ok {
+			// client.IgnoreAlreadyExists(c.Create(...))
+			if p.isPkgFunc(call, clientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 && !setsGenerateName(body) && !p.afterNotFound(stack) {
+				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) {
+					p.reportCreateIgnore(inner, stack)
+				} else if _, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
+					// if err := c.Create(...); client.IgnoreAlreadyExists(err) != nil
+					for i := len(stack) - 2; i >= 0; i-- {
+						if ifs, ok := stack[i].(*ast.IfStmt); ok && containsNode(ifs.Cond, call) {
+							if create := p.createFor(ifs, call.Args[0], body); create != nil {
+								p.reportCreateIgnore(create, stack)
+							}
+							break
+						}
+					}
+				}
+			}
+			return true
+		}
+		ifs := n.(*ast.IfStmt)
+		create, writes := p.createUpdateSite(ifs, stack, body)
+		if create == nil {
+			return true
+		}
+		for _, c := range writes {
+			if p.isWriteCall(c) {
+				kind := ""
+				if len(create.Args) > 1 {
+					kind = p.kindOf(create.Args[1])
+				}
+				d := diag(create.Pos(), "create-update",
+					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
+					helper(kind, "")+": one server-side apply with force, and no request at all when the object is already as desired")
+				var why string
+				d.SuggestedFixes, why = p.createUpdateFix(create, ifs, stack)
+				p.Report(withWhy(d, why))
+				return true
+			}
+		}
+		if p.handlesAlreadyExists(ifs, stack) {
+			return true // AlreadyExists is handled (a requeue, an adoption), not ignored
+		}
+		p.reportCreateIgnore(create, stack)
+		return true
+	})
+}
+
+// handlesAlreadyExists reports a Create whose AlreadyExists path returns
+// an error or a non-zero result — a requeue ("the cache may be stale"),
+// the result of adopting the object — rather than carrying on as if the
+// Create had succeeded. A path shared with success (err != nil &&
+// !IsAlreadyExists(err)) ignores it.
+func (p *pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
+	handled := false
+	for _, st := range p.alreadyExistsPath(ifs, stack) {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					if !zeroExpr(r) {
+						handled = true
+					}
+				}
+			}
+			return !handled
+		})
+	}
+	return handled
+}
+
+// alreadyExistsPath is what runs only when the Create failed with
+// AlreadyExists: the body of `if IsAlreadyExists(err)`, or what follows
+// `if !IsAlreadyExists(err) { return ... }` inside `if err != nil`; nil
+// when that path is shared with success (err != nil && !IsAlreadyExists).
+func (p *pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
+	_, negated := p.alreadyExistsCheck(ifs.Cond)
+	if !negated {
+		return ifs.Body.List
+	}
+	block, i := enclosingBlock(stack, ifs)
+	if block == nil {
+		return nil
+	}
+	// The block must run on errors only: the body of `if err != nil`.
+	for j := len(stack) - 1; j >= 0; j-- {
+		if outer, ok := stack[j].(*ast.IfStmt); ok && outer != ifs && outer.Body == block {
+			if b, ok := ast.Unparen(outer.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+				if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
+					return block.List[i+1:]
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// writesSameObject reports a write call whose arguments include the
+// object the create created.
+func (p *pass) writesSameObject(c, create *ast.CallExpr) bool {
+	if !p.isWriteCall(c) || len(create.Args) < 2 {
+		return false
+	}
+	v := p.objectVar(create.Args[len(create.Args)-1])
+	if v == nil {
+		return false
+	}
+	for _, a := range c.Args {
+		if p.objectVar(a) == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
+	kind := ""
+	if len(create.Args) > 1 {
+		kind = p.kindOf(create.Args[1])
+	}
+	d := diag(create.Pos(), "create-ignore",
+		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
+		helper(kind, "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object")
+	var why string
+	d.SuggestedFixes, why = p.createIgnoreFix(create, stack)
+	p.Report(withWhy(d, why))
+}
+
+// noFix opens the note a finding without a suggested fix ends with.
+const noFix = " (no automatic fix: "
+
+// afterNotFound reports whether the node the stack ends at runs only in
+// the branch of `if apierrors.IsNotFound(err)` (a cached Get found
+// nothing): its Create then costs a 409 only when it races another
+// writer, not on every reconcile.
+func (p *pass) afterNotFound(stack []ast.Node) bool {
+	return p.guarded(stack, false) || p.calledOnlyWhenAbsent(stack)
+}
+
+// notFoundOnward reports that, in block, a statement before the one
+// holding node returns unless a read's error is NotFound:
+//
+//	if !apierrors.IsNotFound(err) { return ... }
+//	if client.IgnoreNotFound(err) != nil { return ... }   // in `if err != nil`
+//
+// so node runs only when the read found nothing.
+func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
+	inErrBody := false
+	if n := len(outer); n > 0 {
+		if ifs, ok := outer[n-1].(*ast.IfStmt); ok && ifs.Body == block {
+			if b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+				if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
+					inErrBody = true
+				}
+			}
+		}
+	}
+	for _, st := range block.List {
+		if containsNode(st, node) {
+			return false
+		}
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
+			continue
+		}
+		if _, ret := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ret {
+			continue
+		}
+		switch c := ast.Unparen(ifs.Cond).(type) {
+		case *ast.UnaryExpr:
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.isPkgFunc(call, apierrorsPkg, "IsNotFound") {
+				return true
+			}
+		case *ast.BinaryExpr:
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NEQ && inErrBody && p.isPkgFunc(call, clientPkg, "IgnoreNotFound") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// absenceCheck reports a condition that holds when a read found nothing:
+// apierrors.IsNotFound(err) (not negated), x == nil for a non-error x (a
+// cached Get that set it to nil, a lookup in a cached list), len(x) == 0.
+func (p *pass) absenceCheck(cond ast.Expr) bool {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.CallExpr:
+		return p.isPkgFunc(c, apierrorsPkg, "IsNotFound")
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			return p.absenceCheck(c.X) || p.absenceCheck(c.Y)
+		case token.EQL:
+			if id, ok := ast.Unparen(c.Y).(*ast.Ident); ok && id.Name == "nil" {
+				// A variable or a lookup; a field of an object that was
+				// read (sa.DeletionTimestamp == nil) says nothing of absence.
+				switch ast.Unparen(c.X).(type) {
+				case *ast.Ident, *ast.IndexExpr:
+				default:
+					return false
+				}
+				t := p.TypesInfo.TypeOf(c.X)
+				return t != nil && !types.Identical(t, types.Universe.Lookup("error").Type())
+			}
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" {
+					if lit, ok := ast.Unparen(c.Y).(*ast.BasicLit); ok && lit.Value == "0" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// calledOnlyWhenAbsent reports a node in a function of this package whose
+// every call in the package runs only when a read found nothing (the
+// Create lives in createRole, called from the NotFound branch of the
+// reconcile's cached Get).
+func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
+	var fn *types.Func
+	for i := len(stack) - 1; i >= 0; i-- {
+		if fd, ok := stack[i].(*ast.FuncDecl); ok {
+			fn, _ = p.TypesInfo.Defs[fd.Name].(*types.Func)
+			break
+		}
+		if _, ok := stack[i].(*ast.FuncLit); ok {
+			return false
+		}
+	}
+	if fn == nil {
+		return false
+	}
+	if p.guardedCalls == nil {
+		p.guardedCalls = map[*types.Func][2]int{}
+		p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, st []ast.Node) bool {
+			if !push {
+				return true
+			}
+			callee := p.callee(n.(*ast.CallExpr))
+			if callee == nil || callee.Pkg() != p.Pkg {
+				return true
+			}
+			c := p.guardedCalls[callee]
+			c[0]++
+			if p.guarded(st, true) {
+				c[1]++
+			}
+			p.guardedCalls[callee] = c
+			return true
+		})
+	}
+	c := p.guardedCalls[fn]
+	return c[0] > 0 && c[0] == c[1]
+}
+
+// guarded reports a node that runs only when a read found nothing: in an
+// if or a switch case on an absence check, or after a statement that
+// returns unless the read's error is NotFound. inFunc stops at the
+// enclosing function; otherwise a closure's enclosing branches count too.
+func (p *pass) guarded(stack []ast.Node, inFunc bool) bool {
+	node := stack[len(stack)-1]
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch s := stack[i].(type) {
+		case *ast.BlockStmt:
+			if p.notFoundOnward(s, node, stack[:i]) {
+				return true
+			}
+		case *ast.IfStmt:
+			if containsNode(s.Body, node) && p.absenceCheck(s.Cond) {
+				return true
+			}
+		case *ast.CaseClause:
+			// switch { case apierrors.IsNotFound(err): ...; case x == nil: ... }
+			for _, c := range s.List {
+				if p.absenceCheck(c) {
+					return true
+				}
+			}
+		case *ast.FuncDecl, *ast.FuncLit:
+			if inFunc {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// alreadyExistsCheck finds apierrors.IsAlreadyExists(x) in a condition.
+func (p *pass) alreadyExistsCheck(cond ast.Expr) (*ast.CallExpr, bool) {
+	var found *ast.CallExpr
+	negated := false
+	var walk func(e ast.Expr, neg bool)
+	walk = func(e ast.Expr, neg bool) {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				walk(e.X, !neg)
+			}
+		case *ast.BinaryExpr:
+			walk(e.X, neg)
+			walk(e.Y, neg)
+		case *ast.CallExpr:
+			if found == nil && p.isPkgFunc(e, apierrorsPkg, "IsAlreadyExists") && len(e.Args) == 1 {
+				found, negated = e, neg
+			}
+		}
+	}
+	walk(cond, false)
+	return found, negated
+}
+
+// createFor finds the Create call whose error x is: in the if's init, or
+// the last assignment to x before the if in the function.
+func (p *pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.CallExpr {
+	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && p.isCreateCall(c) {
+		return c
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || body == nil {
+		return nil
+	}
+	obj := p.TypesInfo.ObjectOf(id)
+	var last *ast.CallExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= ifs.Cond.Pos() {
+			return n == nil || n.Pos() < ifs.Cond.Pos()
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(lid) == obj {
+				if c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && p.isCreateCall(c) {
+					last = c
+				} else {
+					last = nil
+				}
+			}
+		}
+		return true
+	})
+	return last
+}
+
+// setsGenerateName: objects created with generateName never exist already.
+func setsGenerateName(body *ast.BlockStmt) bool {
+	found := false
+	if body == nil {
+		return false
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "GenerateName" {
+				found = true
+			}
+		case *ast.SelectorExpr:
+			if n.Sel.Name == "GenerateName" || n.Sel.Name == "SetGenerateName" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

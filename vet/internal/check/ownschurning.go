@@ -1,0 +1,248 @@
+package check
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/ssagen/ssagen/internal/contract"
+)
+
+func runOwnsChurning(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
+			return true
+		}
+		p.ownsChurning(n.(*ast.CallExpr), stack)
+		return true
+	})
+}
+
+// eventFilterDrops reports a builder.WithEventFilter in body whose
+// predicate drops status churn: it filters the owned kinds' events too.
+func (p *pass) eventFilterDrops(body *ast.BlockStmt) bool {
+	if body == nil {
+		return false
+	}
+	drops := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || drops {
+			return !drops
+		}
+		if fn := p.callee(c); fn != nil && fn.Name() == "WithEventFilter" && fn.Pkg() != nil && isBuilderPkg(fn.Pkg().Path()) && len(c.Args) == 1 {
+			drops = p.predicateVerdict(c.Args[0]) == dropsChurn
+		}
+		return !drops
+	})
+	return drops
+}
+
+func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
+	fn := p.callee(call)
+	if p.inTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || !isBuilderPkg(fn.Pkg().Path()) || len(call.Args) == 0 {
+		return
+	}
+	if p.eventFilterDrops(funcBody(stack)) {
+		return
+	}
+	kind := p.kindOf(call.Args[0])
+	if !churning[kind] {
+		return
+	}
+	what := "without a predicate"
+	if len(call.Args) > 1 {
+		// Predicates passed with the options are ANDed: the status
+		// churn gets through only when every one lets it through.
+		verdict := letsChurn
+		for _, opt := range call.Args[1:] {
+			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
+			if !ok || p.callee(oc) == nil || p.callee(oc).Name() != "WithPredicates" {
+				verdict = unknownChurn
+				continue
+			}
+			if v := p.allOf(oc.Args); v != letsChurn && verdict == letsChurn {
+				verdict = v
+			}
+		}
+		if verdict != letsChurn {
+			return
+		}
+		what = "with predicates that pass every status write (they look at the new object only)"
+	}
+	pos := call.Pos()
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		pos = sel.Sel.Pos()
+	}
+	p.Report(diag(pos, "owns-churning",
+		"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
+		"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(c)), c the ensure.NewClient your reconciler writes through, from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
+}
+
+// writtenByOthers are kinds other controllers keep writing: the churning
+// kinds, nodes (kubelet), Services (load-balancer status).
+var writtenByOthers = func() map[string]bool {
+	m := map[string]bool{"Node": true, "Service": true}
+	for k := range churning {
+		m[k] = true
+	}
+	return m
+}()
+
+// definition is the expression a local variable was defined with (its
+// := or var with a value), when it is assigned nowhere else; nil otherwise.
+func (p *pass) definition(id *ast.Ident) ast.Expr {
+	v, ok := p.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != p.Pkg || v.Parent() == p.Pkg.Scope() {
+		return nil
+	}
+	var def ast.Expr
+	assigned := 0
+	for _, f := range p.Files {
+		if f.Pos() > v.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && (p.TypesInfo.Defs[lid] == v || p.TypesInfo.Uses[lid] == v) {
+						assigned++
+						if len(n.Rhs) == len(n.Lhs) {
+							def = n.Rhs[i]
+						} else {
+							def = nil // x, err := f(): the first result
+							if len(n.Rhs) == 1 && i == 0 {
+								def = n.Rhs[0]
+							}
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if p.TypesInfo.Defs[name] == v && i < len(n.Values) {
+						assigned++
+						def = n.Values[i]
+					}
+				}
+			}
+			return true
+		})
+	}
+	if assigned != 1 {
+		return nil
+	}
+	return def
+}
+
+// isBuilderPkg: controller-runtime's builder, or multicluster-runtime's,
+// which wraps it with the same Owns.
+func isBuilderPkg(path string) bool {
+	return path == builderPkg || path == "sigs.k8s.io/multicluster-runtime/pkg/builder"
+}
+
+// What a predicate does with an update that changes only the status.
+type churnVerdict int
+
+const (
+	unknownChurn churnVerdict = iota // cannot tell: stay silent
+	dropsChurn                       // drops it
+	letsChurn                        // passes it
+)
+
+// allOf is the verdict of predicates that must all pass (WithPredicates,
+// predicate.And): one that drops the churn drops it.
+func (p *pass) allOf(preds []ast.Expr) churnVerdict {
+	if len(preds) == 0 {
+		return letsChurn
+	}
+	v := letsChurn
+	for _, e := range preds {
+		switch p.predicateVerdict(e) {
+		case dropsChurn:
+			return dropsChurn
+		case unknownChurn:
+			v = unknownChurn
+		}
+	}
+	return v
+}
+
+// predicateVerdict judges one predicate expression by what it is:
+// controller-runtime's Generation/Label/AnnotationChangedPredicate and
+// ssagen's Owned<Kind>Changes compare old and new and drop status-only
+// writes; ResourceVersionChangedPredicate, NewPredicateFuncs (a filter on
+// the new object alone) and Funcs without an UpdateFunc pass them. An
+// UpdateFunc of our own, or anything else, cannot be judged.
+func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		// A variable: judge what it was defined as, in this package.
+		if def := p.definition(e); def != nil {
+			return p.predicateVerdict(def)
+		}
+	case *ast.CompositeLit:
+		switch p.predicateType(e) {
+		case "GenerationChangedPredicate", "LabelChangedPredicate", "AnnotationChangedPredicate",
+			"TypedGenerationChangedPredicate", "TypedLabelChangedPredicate", "TypedAnnotationChangedPredicate":
+			return dropsChurn
+		case "ResourceVersionChangedPredicate", "TypedResourceVersionChangedPredicate":
+			return letsChurn
+		case "Funcs", "TypedFuncs":
+			for _, el := range e.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "UpdateFunc" {
+						return unknownChurn
+					}
+				}
+			}
+			return letsChurn
+		}
+	case *ast.CallExpr:
+		fn := p.callee(e)
+		if fn == nil {
+			return unknownChurn
+		}
+		name := fn.Name()
+		switch {
+		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && (name == "NewPredicateFuncs" || name == "NewTypedPredicateFuncs" ||
+			name == "LabelSelectorPredicate" || name == "TypedLabelSelectorPredicate"):
+			return letsChurn // a filter on the new object alone
+		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "And":
+			return p.allOf(e.Args)
+		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "Or":
+			v := dropsChurn
+			for _, a := range e.Args {
+				switch p.predicateVerdict(a) {
+				case letsChurn:
+					return letsChurn
+				case unknownChurn:
+					v = unknownChurn
+				}
+			}
+			return v
+		case fn.Pkg() != nil && contract.IsHelperPkg(fn.Pkg().Path()):
+			if _, ok := contract.OwnedChangesKind(name); ok {
+				return dropsChurn
+			}
+		case fn.Pkg() != nil && fn.Pkg().Path() == contract.RuntimePkg && name == contract.OwnedFieldsChanged:
+			return dropsChurn
+		}
+	}
+	return unknownChurn
+}
+
+// predicateType names the controller-runtime predicate type of a literal, or "".
+func (p *pass) predicateType(lit *ast.CompositeLit) string {
+	t := p.TypesInfo.TypeOf(lit)
+	if t == nil {
+		return ""
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == predicatePkg {
+		return n.Obj().Name()
+	}
+	return ""
+}

@@ -1,0 +1,213 @@
+// Package check holds the logic of ssagen vet's analyzers, one file per
+// analyzer and what they share: the pass, the fixes, the helpers a driver
+// resolves. Each analyzer is its own package under vet/ (its doc, its
+// tests); this package is their common ground and is not imported by
+// anything else.
+package check
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/ssagen/ssagen/internal/contract"
+)
+
+const (
+	clientPkg            = "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutilPkg    = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	controllerRuntimePkg = "sigs.k8s.io/controller-runtime"
+	builderPkg           = "sigs.k8s.io/controller-runtime/pkg/builder"
+	predicatePkg         = "sigs.k8s.io/controller-runtime/pkg/predicate"
+	apierrorsPkg         = "k8s.io/apimachinery/pkg/api/errors"
+	retryPkg             = "k8s.io/client-go/util/retry"
+	unstructuredPkg      = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+func analyzer(h *Helpers, name, doc string, run func(*pass)) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     name,
+		Doc:      doc,
+		Requires: []*analysis.Analyzer{inspect.Analyzer},
+		Run: func(p *analysis.Pass) (any, error) {
+			run(&pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), helpers: h})
+			return nil, nil
+		},
+	}
+}
+
+type pass struct {
+	*analysis.Pass
+	ins    *inspector.Inspector
+	byPath map[string]*types.Package // imported's index
+	// guardedCalls counts, per function of the package, its calls and
+	// those that run only when a read found nothing (calledOnlyWhenAbsent).
+	guardedCalls map[*types.Func][2]int
+	// helpers are those the driver resolved (nil: imports only).
+	helpers *Helpers
+	// helperErr says why a helper found in the module could not be used.
+	helperErr string
+}
+
+// inTest reports whether n is test code — a _test.go file, or a test
+// helper package (testutil, testing, ...): tests may write however they like.
+func (p *pass) inTest(n ast.Node) bool {
+	return strings.HasSuffix(p.Fset.Position(n.Pos()).Filename, "_test.go") || strings.Contains(p.Pkg.Name(), "test")
+}
+
+// callee returns the function or method a call invokes, or nil.
+func (p *pass) callee(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return nil
+	}
+	fn, _ := p.TypesInfo.Uses[id].(*types.Func)
+	return fn
+}
+
+// isPkgFunc reports a call of pkg.name (a function, not a method).
+func (p *pass) isPkgFunc(call *ast.CallExpr, pkg string, names ...string) bool {
+	fn := p.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkg {
+		return false
+	}
+	for _, n := range names {
+		if fn.Name() == n {
+			return true
+		}
+	}
+	return false
+}
+
+// clientMethod returns the name of a controller-runtime client write or
+// read method a call invokes (Create, Update, Patch, Get, Apply ...), or "".
+func (p *pass) clientMethod(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn := p.callee(call)
+	if fn == nil {
+		return ""
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return ""
+	}
+	if !isClientType(sig.Recv().Type()) && !isClientType(p.TypesInfo.TypeOf(sel.X)) {
+		return ""
+	}
+	return fn.Name()
+}
+
+// isClientType reports controller-runtime client types and anything that
+// embeds or implements their methods through the client package.
+func isClientType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	for {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+			continue
+		}
+		break
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == clientPkg {
+		return true
+	}
+	// A struct embedding client.Client (the kubebuilder reconciler).
+	if st, ok := t.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Embedded() && isClientType(st.Field(i).Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// kindOf names the Kubernetes kind of an object expression (*rbacv1.Role → Role).
+func (p *pass) kindOf(e ast.Expr) string {
+	t := p.TypesInfo.TypeOf(e)
+	if t == nil {
+		return ""
+	}
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// helper names the fix for a kind: Ensure<Kind><suffix>.
+func helper(kind, suffix string) string {
+	if kind == "" || kind == "Object" || kind == "Unstructured" {
+		return "the Ensure" + suffix + " helper ssagen generates for the kind (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
+	}
+	return fmt.Sprintf("%s%s (ssagen generate --ensure, or --ensure-kinds <package>.%s for a built-in kind)", contract.Ensure(kind), suffix, kind)
+}
+
+// objectVar returns the variable an argument names (obj, &obj), or nil.
+func (p *pass) objectVar(e ast.Expr) *types.Var {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		v, _ := p.TypesInfo.ObjectOf(id).(*types.Var)
+		return v
+	}
+	return nil
+}
+
+// noHelper is the reason a fix has no helper: the last one found that
+// did not type-check, or none found.
+func (p *pass) noHelper() string {
+	if p.helperErr != "" {
+		return p.helperErr
+	}
+	return whyNoHelper
+}
+
+// The analyzers, each built with the helpers h (nil: imports only) under
+// the name and doc its package gives it.
+func CreateUpdate(h *Helpers, name, doc string) *analysis.Analyzer {
+	return analyzer(h, name, doc, runCreateUpdate)
+}
+
+func CreateOrUpdate(h *Helpers, name, doc string) *analysis.Analyzer {
+	return analyzer(h, name, doc, runCreateOrUpdate)
+}
+
+func RetryOnConflict(h *Helpers, name, doc string) *analysis.Analyzer {
+	return analyzer(h, name, doc, runRetryOnConflict)
+}
+
+func StatusUpdate(h *Helpers, name, doc string) *analysis.Analyzer {
+	return analyzer(h, name, doc, runStatusUpdate)
+}
+
+func UpdateFromScratch(h *Helpers, name, doc string) *analysis.Analyzer {
+	return analyzer(h, name, doc, runUpdateFromScratch)
+}
+
+func ApplyTypedStruct(h *Helpers, name, doc string) *analysis.Analyzer {
+	return analyzer(h, name, doc, runApplyTypedStruct)
+}
+
+func OwnsChurning(h *Helpers, name, doc string) *analysis.Analyzer {
+	return analyzer(h, name, doc, runOwnsChurning)
+}

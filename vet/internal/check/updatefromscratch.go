@@ -1,0 +1,147 @@
+package check
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+)
+
+func runUpdateFromScratch(p *pass) {
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		call := n.(*ast.CallExpr)
+		if !push || p.inTest(call) || p.clientMethod(call) != "Update" || len(call.Args) < 2 {
+			return true
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && p.isStatusWriter(sel.X) {
+			return true
+		}
+		body := funcBody(stack)
+		v := p.objectVar(call.Args[1])
+		if v != nil && body != nil && p.readInFunc(body, v, call.Pos()) {
+			// Optimistic locking on purpose — unless another controller
+			// keeps writing the object: then the cached copy is often stale.
+			if kind := p.kindOf(call.Args[1]); writtenByOthers[kind] {
+				p.Report(diag(call.Pos(), "update-cached-churning",
+					"Update of a "+kind+" read from the cache: another controller keeps writing it (status, scale, endpoints), so the copy is often stale and the write 409s",
+					helper(kind, "")+": apply only the fields you own, without a resourceVersion"))
+			}
+			return true
+		}
+		if v == nil || body == nil || !builtFromLiteral(p, body, v) || setsResourceVersion(p, body, v) {
+			return true
+		}
+		if p.partOfCreateUpdate(call, stack, body) {
+			return true // one finding per write site: create-update reports it
+		}
+		p.Report(diag(call.Pos(), "update-from-scratch",
+			"Update of an object built from scratch: without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
+			helper(p.kindOf(call.Args[1]), "")+": apply only the fields you own"))
+		return true
+	})
+}
+
+// createUpdateSite recognises a Create whose AlreadyExists check is ifs
+// (stack ends at ifs): the Create, and the calls that follow the check on
+// its AlreadyExists path — inside `if IsAlreadyExists(err)`, or after
+// `if !IsAlreadyExists(err) { return }` in the same block, writing the
+// same object. create is nil where create-update stays silent (no such
+// Create, generateName, or a Create only after a NotFound).
+func (p *pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.BlockStmt) (create *ast.CallExpr, writes []*ast.CallExpr) {
+	check, negated := p.alreadyExistsCheck(ifs.Cond)
+	if check == nil || setsGenerateName(body) || p.afterNotFound(stack) {
+		return nil, nil
+	}
+	if create = p.createFor(ifs, check.Args[0], body); create == nil {
+		return nil, nil
+	}
+	if !negated {
+		return create, calls(ifs.Body)
+	}
+	// if !IsAlreadyExists(err) { return err } — then an Update after it
+	// is create-update; nothing after it, AlreadyExists is ignored. On a
+	// path run only for AlreadyExists, any write counts (a Get of the
+	// existing object, then its Update).
+	onlyExists := p.alreadyExistsPath(ifs, stack)
+	if block, i := enclosingBlock(stack, ifs); block != nil {
+		for _, s := range block.List[i+1:] {
+			for _, c := range calls(s) {
+				if p.writesSameObject(c, create) || (onlyExists != nil && p.isWriteCall(c) && p.clientMethod(c) != "") {
+					writes = append(writes, c)
+				}
+			}
+		}
+	}
+	return create, writes
+}
+
+// partOfCreateUpdate reports whether the write call is one a
+// create-update finding reports at its Create: the call is on the
+// AlreadyExists path of a site whose check encloses it or precedes it in
+// an enclosing block.
+func (p *pass) partOfCreateUpdate(call *ast.CallExpr, stack []ast.Node, body *ast.BlockStmt) bool {
+	inSite := func(ifs *ast.IfStmt, ifStack []ast.Node) bool {
+		if _, writes := p.createUpdateSite(ifs, ifStack, body); slices.Contains(writes, call) {
+			return p.isWriteCall(call)
+		}
+		return false
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.IfStmt:
+			if inSite(n, stack[:i+1]) {
+				return true
+			}
+		case *ast.BlockStmt:
+			for _, st := range n.List {
+				if st.Pos() >= call.Pos() {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && inSite(ifs, append(stack[:i+1:i+1], ifs)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// builtFromLiteral reports v := &T{...} (or T{...}) in body.
+func builtFromLiteral(p *pass, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if ok {
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == v && i < len(as.Rhs) {
+					e := ast.Unparen(as.Rhs[i])
+					if u, ok := e.(*ast.UnaryExpr); ok {
+						e = u.X
+					}
+					if _, ok := e.(*ast.CompositeLit); ok {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func setsResourceVersion(p *pass, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if n.Sel.Name == "ResourceVersion" || n.Sel.Name == "SetResourceVersion" {
+				found = true
+			}
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "ResourceVersion" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
