@@ -38,10 +38,10 @@ type skipCache struct {
 	sweepAt int
 }
 
-// DefaultTTL is how long a Client remembers an object it has not written:
+// defaultTTL is how long a Client remembers an object it has not written:
 // the re-assert interval of ReassertAfter, after which it could not skip
 // anyway.
-const DefaultTTL = 10 * time.Hour
+const defaultTTL = 10 * time.Hour
 
 func newSkipCache(name string, ttl time.Duration) *skipCache {
 	return &skipCache{entries: map[cacheKey]cacheEntry{}, ttl: ttl, name: name, sweepAt: 1024}

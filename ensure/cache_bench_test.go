@@ -22,7 +22,7 @@ func BenchmarkSkipCacheMemory(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		c := newSkipCache("", DefaultTTL)
+		c := newSkipCache("", defaultTTL)
 		gvk := schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}
 		for j := 0; j < n; j++ {
 			k := cacheKey{gvk: gvk, namespace: fmt.Sprintf("project-%d", j), name: "project-member", manager: "kargo-controller"}
@@ -55,7 +55,7 @@ func BenchmarkIntent(b *testing.B) {
 }
 
 func TestForgetObject(t *testing.T) {
-	c := newSkipCache("", DefaultTTL)
+	c := newSkipCache("", defaultTTL)
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", objAt("1", "u1"), 0)
 	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", objAt("1", "u1"), 0)
@@ -95,7 +95,7 @@ func TestEntriesExpire(t *testing.T) {
 // TestEntryVouchesForItsUIDOnly: a namesake with another UID (recreated,
 // or in another cluster behind the same cache) is not skipped.
 func TestEntryVouchesForItsUIDOnly(t *testing.T) {
-	c := newSkipCache("", DefaultTTL)
+	c := newSkipCache("", defaultTTL)
 	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "a", name: "x", manager: "m"}
 	c.record(k, "h", objAt("7", "uid-cluster-a"), 0)
 	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}}

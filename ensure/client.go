@@ -42,7 +42,7 @@ type Client struct {
 // the helpers' Owned<Kind>Changes predicates built on this client, or when
 // it has not been written for the TTL (CacheTTL).
 func NewClient(c client.Client, opts ...ClientOption) *Client {
-	cl := &Client{Client: c, fieldManager: DefaultFieldManager, ttl: DefaultTTL}
+	cl := &Client{Client: c, fieldManager: DefaultFieldManager, ttl: defaultTTL}
 	for _, opt := range opts {
 		opt.setClient(cl)
 	}
@@ -64,7 +64,7 @@ func (c *Client) Unwrap() client.Client { return c.Client }
 type ClientOption interface{ setClient(*Client) }
 
 // CacheTTL sets how long the client remembers an object it has not
-// written (default DefaultTTL).
+// written (default 10 hours).
 func CacheTTL(d time.Duration) ClientOption { return cacheTTL(d) }
 
 // MetricsName labels the client's skip-cache size in the

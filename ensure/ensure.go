@@ -70,19 +70,18 @@ type applyFunc func(*options)
 
 func (f applyFunc) setApply(o *options) { f(o) }
 
-// FieldManager names the field manager: of every call through a Client
-// (NewClient), of one Ensure call, or of AddFinalizer and Finalize. A
+// FieldManager names the field manager — an option of NewClient (every
+// call through the client), of one Ensure call, and of AddFinalizer and
+// Finalize, as controller-runtime's client.FieldOwner is of its writes. A
 // call's own FieldManager wins over its client's; without either it is
 // DefaultFieldManager.
-func FieldManager(name string) fieldManager { return fieldManager(name) }
+//
+//	c := ensure.NewClient(mgr.GetClient(), ensure.FieldManager("project-controller"))
+type FieldManager string
 
-// fieldManager is an option of NewClient, of Ensure calls and of the
-// finalizer functions.
-type fieldManager string
-
-func (f fieldManager) setClient(c *Client)              { c.fieldManager = string(f) }
-func (f fieldManager) setApply(o *options)              { o.fieldManager = string(f) }
-func (f fieldManager) setFinalizer(o *finalizerOptions) { o.fieldManager = string(f) }
+func (f FieldManager) setClient(c *Client)              { c.fieldManager = string(f) }
+func (f FieldManager) setApply(o *options)              { o.fieldManager = string(f) }
+func (f FieldManager) setFinalizer(o *finalizerOptions) { o.fieldManager = string(f) }
 
 // NoForce makes a conflict with another field manager an error
 // (*ConflictError) instead of taking the field over.

@@ -104,7 +104,7 @@ func TestFreshByManagedFields(t *testing.T) {
 		{"recreated", live("u2", entry(`{"f:data":{"f:a":{}}}`)), false},
 		{"managedFields stripped", live("u1"), false},
 	} {
-		c := newSkipCache("", DefaultTTL)
+		c := newSkipCache("", defaultTTL)
 		c.record(k, "h", objAt("1", "u1"), ownedHash(applied, "m", ""))
 		if got := c.fresh(k, "h", tc.live, desired, o); got != tc.want {
 			t.Errorf("%s: fresh = %v, want %v", tc.name, got, tc.want)
