@@ -1,6 +1,7 @@
 package ensure
 
 import (
+	"bytes"
 	"encoding/json"
 	"hash/fnv"
 	"reflect"
@@ -176,10 +177,15 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	// The object moved on, but this manager's managedFields entry is the
 	// one the API server answered the apply with: the API server takes a
 	// field out of a manager's set whenever another write changes or
-	// removes it, so every field of the intent still holds its value.
-	// That is the common case (status churn, other managers' fields) and
-	// costs a hash, not a typed merge.
-	if e.owned != 0 && ownedHash(live, k.manager, k.subresource) == e.owned {
+	// removes it. That alone does not prove our values hold: another
+	// writer under the same field manager — the next leader, a second
+	// controller left at the default manager — may have applied other
+	// values to the same fields within the same second, which leaves the
+	// entry byte for byte as it was (TestLeaderHandover). So the intent's
+	// values are checked in the live object too: the common case (status
+	// churn, other managers' fields) costs a hash and a value walk, not a
+	// typed merge.
+	if e.owned != 0 && ownedHash(live, k.manager, k.subresource) == e.owned && satisfies(live, in.object().Object) {
 		if o.preview == nil {
 			c.touch(k, hash, version(live))
 		}
@@ -312,7 +318,9 @@ func satisfies(live client.Object, want map[string]any) bool {
 		return false
 	}
 	var have map[string]any
-	if err := json.Unmarshal(b, &have); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // numbers compared as JSON writes them: an intent's 80 is the live 80
+	if err := dec.Decode(&have); err != nil {
 		return false
 	}
 	return subset(want, have)
@@ -344,6 +352,10 @@ func subset(want, have any) bool {
 		}
 		return true
 	default:
+		if n, ok := have.(json.Number); ok {
+			w, err := json.Marshal(want)
+			return err == nil && string(w) == n.String()
+		}
 		return reflect.DeepEqual(want, have)
 	}
 }

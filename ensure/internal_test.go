@@ -49,6 +49,18 @@ func TestSatisfies(t *testing.T) {
 			t.Errorf("%s: satisfies = %v, want %v", c.name, got, c.ok)
 		}
 	}
+	// Numbers compare as JSON writes them, whatever Go type the intent
+	// holds them in.
+	svc := &corev1.Service{Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80}}}}
+	for _, c := range []struct {
+		port any
+		ok   bool
+	}{{int64(80), true}, {int32(80), true}, {float64(80), true}, {int64(81), false}, {"80", false}} {
+		want := map[string]any{"spec": map[string]any{"ports": []any{map[string]any{"name": "http", "port": c.port}}}}
+		if got := satisfies(svc, want); got != c.ok {
+			t.Errorf("port %T(%v): satisfies = %v, want %v", c.port, c.port, got, c.ok)
+		}
+	}
 }
 
 // TestAsConflict reads the fields and managers of the API server's 409.
@@ -75,34 +87,38 @@ func TestAsConflict(t *testing.T) {
 }
 
 // TestFreshByManagedFields: when the object moved on but this manager's
-// managedFields entry is the one recorded at apply time, the cache
-// trusts it without comparing values; a changed entry (another write
-// took or removed one of our fields), another UID or no entry falls back
-// to the comparison.
+// managedFields entry is the one recorded at apply time and the live
+// object holds the intent's values, the cache trusts it; the same entry
+// over other values (another writer under the same field manager, within
+// the same second: a new leader), a changed entry, another UID or no
+// entry is not fresh.
 func TestFreshByManagedFields(t *testing.T) {
 	entry := func(fields string) metav1.ManagedFieldsEntry {
 		return metav1.ManagedFieldsEntry{Manager: "m", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "v1",
 			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(fields)}}
 	}
-	live := func(uid string, entries ...metav1.ManagedFieldsEntry) *corev1.ConfigMap {
+	live := func(uid, value string, entries ...metav1.ManagedFieldsEntry) *corev1.ConfigMap {
 		cm := &corev1.ConfigMap{}
 		cm.UID, cm.ResourceVersion, cm.ManagedFields = types.UID(uid), "2", entries
-		cm.Data = map[string]string{"a": "other"} // not the intent: only the entry can make it fresh
+		cm.Data = map[string]string{"a": value}
+		cm.APIVersion, cm.Kind = "v1", "ConfigMap" // as decide leaves the live object
 		return cm
 	}
 	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "b"}}}}
 	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, name: "x", manager: "m"}
-	applied := live("u1", entry(`{"f:data":{"f:a":{}}}`))
+	ours := `{"f:data":{"f:a":{}}}`
+	applied := live("u1", "b", entry(ours))
 	o := newOptions(nil, nil)
 	for _, tc := range []struct {
 		name string
 		live *corev1.ConfigMap
 		want bool
 	}{
-		{"same entry, status churn", live("u1", entry(`{"f:data":{"f:a":{}}}`), metav1.ManagedFieldsEntry{Manager: "kubelet", Operation: metav1.ManagedFieldsOperationUpdate}), true},
-		{"entry changed", live("u1", entry(`{"f:data":{}}`)), false},
-		{"recreated", live("u2", entry(`{"f:data":{"f:a":{}}}`)), false},
-		{"managedFields stripped", live("u1"), false},
+		{"same entry, status churn", live("u1", "b", entry(ours), metav1.ManagedFieldsEntry{Manager: "kubelet", Operation: metav1.ManagedFieldsOperationUpdate}), true},
+		{"same entry, other values under our manager", live("u1", "other", entry(ours)), false},
+		{"entry changed", live("u1", "other", entry(`{"f:data":{}}`)), false},
+		{"recreated", live("u2", "other", entry(ours)), false},
+		{"managedFields stripped", live("u1", "other"), false},
 	} {
 		c := newSkipCache("", defaultTTL)
 		c.record(k, "h", objAt("1", "u1"), ownedHash(applied, "m", ""))

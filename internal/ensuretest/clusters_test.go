@@ -1,0 +1,156 @@
+package ensure_test
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/ssagen/ssagen/ensure"
+	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
+	"github.com/ssagen/ssagen/internal/testenv"
+)
+
+// TestLeaderHandover: two replicas of one controller (one field manager),
+// each with its own ensure.Client, as after a leader election hands over.
+// The new leader's first resync of unchanged children sends nothing
+// (decided from managedFields). The old leader, back with the memory of
+// its own last apply, never skips on it: the new leader changed the
+// object under the same field manager, so the old leader's intent is
+// sent again, once, and the object holds it.
+func TestLeaderHandover(t *testing.T) {
+	e, ctx := setup(t)
+	cm := func(v string) *corev1ac.ConfigMapApplyConfiguration {
+		return corev1ac.ConfigMap("handover", "default").WithData(map[string]string{"k": v})
+	}
+	old := ensure.NewClient(e.c, ensure.FieldManager("handover-controller"))
+	obj, _, err := corev1ensure.EnsureConfigMap(ctx, old, e.owner, cm("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, obj)
+
+	// The new leader: nothing remembered, nothing sent for the same intent.
+	leader := ensure.NewClient(e.c, ensure.FieldManager("handover-controller"))
+	before := e.counter.Snapshot()
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, leader, e.owner, cm("v1")); err != nil || res != ensure.Skipped {
+		t.Fatalf("the new leader's first resync: %v %v", res, err)
+	}
+	if got := e.counter.Since(before); len(got) != 0 {
+		t.Fatalf("the new leader's first resync sent %s, want nothing", testenv.String(got))
+	}
+	// It rolls out a new intent.
+	if obj, _, err = corev1ensure.EnsureConfigMap(ctx, leader, e.owner, cm("v2")); err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, obj)
+
+	// The old leader comes back with its memory of v1 at an older version.
+	before = e.counter.Snapshot()
+	got, res, err := corev1ensure.EnsureConfigMap(ctx, old, e.owner, cm("v1"))
+	if err != nil || res == ensure.Skipped || got.Data["k"] != "v1" {
+		t.Fatalf("the old leader's intent after the handover: %v %v %v", res, err, got.Data)
+	}
+	if n := testenv.Total(e.counter.Since(before), "PATCH"); n != 1 {
+		t.Fatalf("the old leader sent %d applies, want 1", n)
+	}
+	var live corev1.ConfigMap
+	if err := e.direct.Get(ctx, client.ObjectKeyFromObject(got), &live); err != nil || live.Data["k"] != "v1" {
+		t.Fatalf("live %v %v", live.Data, err)
+	}
+}
+
+// TestClustersKeptApart: one controller writing the same child — same
+// namespace, same name — into three clusters through three Clients, as a
+// manager with a cluster.Cluster per cluster does. Each cluster gets its
+// own apply; an unchanged resync sends nothing anywhere; when another
+// writer changes the child in one cluster, only that cluster's Client
+// writes, and the others stay at 0 requests.
+func TestClustersKeptApart(t *testing.T) {
+	var clusters []*env
+	a, ctx := setup(t)
+	clusters = append(clusters, a)
+	for i := 1; i < 3; i++ {
+		e, _ := setup(t)
+		clusters = append(clusters, e)
+	}
+	clients := make([]*ensure.Client, len(clusters))
+	for i, e := range clusters {
+		clients[i] = ensure.NewClient(e.c, ensure.FieldManager("multi-controller"), ensure.MetricsName([]string{"a", "b", "c"}[i]))
+	}
+	desired := func() *corev1ac.ConfigMapApplyConfiguration {
+		return corev1ac.ConfigMap("shared-name", "default").WithData(map[string]string{"k": "v"})
+	}
+	for i, e := range clusters {
+		obj, res, err := corev1ensure.EnsureConfigMap(ctx, clients[i], e.owner, desired())
+		if err != nil || res != ensure.Created {
+			t.Fatalf("cluster %d: %v %v", i, res, err)
+		}
+		e.synced(t, ctx, obj)
+	}
+	requests := func() []int {
+		var out []int
+		for _, e := range clusters {
+			out = append(out, testenv.Total(e.counter.Snapshot(), ""))
+		}
+		return out
+	}
+	before := requests()
+	for i, e := range clusters {
+		if _, res, err := corev1ensure.EnsureConfigMap(ctx, clients[i], e.owner, desired()); err != nil || res != ensure.Skipped {
+			t.Fatalf("cluster %d resync: %v %v", i, res, err)
+		}
+	}
+	if after := requests(); !equalInts(after, before) {
+		t.Fatalf("an unchanged resync sent requests: %v → %v", before, after)
+	}
+	// Another writer changes the child in cluster b only.
+	var theirs corev1.ConfigMap
+	b := clusters[1]
+	if err := b.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "shared-name"}, &theirs); err != nil {
+		t.Fatal(err)
+	}
+	theirs.Data["k"] = "changed by hand"
+	if err := b.direct.Update(ctx, &theirs); err != nil {
+		t.Fatal(err)
+	}
+	b.synced(t, ctx, &theirs)
+	before = requests()
+	for i, e := range clusters {
+		obj, res, err := corev1ensure.EnsureConfigMap(ctx, clients[i], e.owner, desired())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := i == 1; (res != ensure.Skipped) != want || obj.Data["k"] != "v" {
+			t.Errorf("cluster %d after the change in b: %v, data %v", i, res, obj.Data)
+		}
+	}
+	after := requests()
+	for i := range clusters {
+		want := 0
+		if i == 1 {
+			want = 1
+		}
+		if n := after[i] - before[i]; n != want {
+			t.Errorf("cluster %d: %d requests, want %d", i, n, want)
+		}
+	}
+	for i, c := range clients {
+		if c.Remembered() != 1 {
+			t.Errorf("cluster %d's client remembers %d objects, want 1", i, c.Remembered())
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
