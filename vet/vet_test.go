@@ -3,9 +3,8 @@ package vet_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/ssagen/ssagen/vet"
+	"github.com/ssagen/ssagen/vet/internal/vettest"
 )
 
 // TestAnalyzers runs every analyzer on testdata/src/example.com/operator:
@@ -13,7 +12,7 @@ import (
 // Update after Get, unstructured apply, Owns with a predicate, test files)
 // must stay silent.
 func TestAnalyzers(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), vet.Combined(vet.Analyzers), "example.com/operator")
+	results := vettest.Run(t, vet.Combined(vet.Analyzers), "example.com/operator")
 	// The package is analysed twice (alone and with its tests): count places.
 	categories := map[string]int{}
 	seen := map[string]bool{}

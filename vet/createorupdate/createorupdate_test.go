@@ -1,12 +1,10 @@
 package createorupdate_test
 
 import (
-	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/ssagen/ssagen/vet/createorupdate"
+	"github.com/ssagen/ssagen/vet/internal/vettest"
 )
 
 // TestAnalyzer applies the suggested fixes to
@@ -14,9 +12,5 @@ import (
 // fields and sets the controller reference merges with the literal into
 // one intent; one that reads the object gets none.
 func TestAnalyzer(t *testing.T) {
-	testdata, err := filepath.Abs(filepath.Join("..", "testdata"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.RunWithSuggestedFixes(t, testdata, createorupdate.Analyzer, "example.com/fixmutate")
+	vettest.RunWithSuggestedFixes(t, createorupdate.Analyzer, "example.com/fixmutate")
 }
