@@ -22,7 +22,12 @@ object and calls the generated helper:
 - the EndpointSlice annotation sync goes: an apply that stops sending an
   annotation it set removes it;
 - the status Update in the deferred function becomes EnsureHTTPProxyStatus
-  (a status apply, no resourceVersion, skipped when nothing changed).
+  (a status apply, no resourceVersion, skipped when nothing changed);
+- the helpers write through one ensure.Client per cluster, which the
+  reconciler keeps by cluster name (multicluster-runtime hands it a
+  cluster per request): the memory of its applies, so an unchanged child
+  costs nothing even where the cache shows no managedFields (the fake
+  client of the operator's own tests).
 
 Every edit checks that the text it replaces is there, and fails loudly
 otherwise.
@@ -42,6 +47,18 @@ replace('''import (
 	"encoding/json"
 	"errors"
 ''')
+replace('''	"net/url"
+''', '''	"net/url"
+	"reflect"
+''')
+replace('''	"strings"
+
+	envoygatewayv1alpha1 "github.com/envoyproxy/gateway/api/v1alpha1"
+''', '''	"strings"
+	"sync"
+
+	envoygatewayv1alpha1 "github.com/envoyproxy/gateway/api/v1alpha1"
+''')
 replace('''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alpha"
 ''', f'''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alpha"
 	proxyac "{MOD}/api/v1alpha"
@@ -55,6 +72,55 @@ replace('''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alph
 	discoveryv1ac "k8s.io/client-go/applyconfigurations/discovery/v1"
 ''')
 
+# One ensure.Client per cluster, kept by the reconciler: the memory of its
+# applies, so an unchanged child costs no request (docs/ensure.md,
+# "Several clusters").
+replace('''	DownstreamCluster cluster.Cluster
+}
+''', '''	DownstreamCluster cluster.Cluster
+
+	// ensureClients holds, per cluster name, the cluster and the
+	// ensure.Client over its client: the memory of the helpers' applies.
+	ensureClients sync.Map // string → ensureClientOf
+}
+
+// ensureClientOf is a cluster and the ensure.Client over its client.
+type ensureClientOf struct {
+	cluster cluster.Cluster
+	client  *ssaensure.Client
+}
+
+// ensureClient is the ensure.Client of the cluster cl, engaged as name:
+// one per cluster, made anew when the name is engaged with another
+// cluster, so one cluster's objects never vouch for another's.
+func (r *HTTPProxyReconciler) ensureClient(name string, cl cluster.Cluster) *ssaensure.Client {
+	if v, ok := r.ensureClients.Load(name); ok {
+		if e := v.(ensureClientOf); sameCluster(e.cluster, cl) {
+			return e.client
+		}
+	}
+	ec := ssaensure.NewClient(cl.GetClient())
+	r.ensureClients.Store(name, ensureClientOf{cluster: cl, client: ec})
+	return ec
+}
+
+// sameCluster compares clusters only where their type can be compared.
+func sameCluster(a, b cluster.Cluster) bool {
+	ta := reflect.TypeOf(a)
+	return ta == reflect.TypeOf(b) && ta != nil && ta.Comparable() && a == b
+}
+''')
+replace('''	cl, err := r.mgr.GetCluster(ctx, req.ClusterName)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+''', '''	cl, err := r.mgr.GetCluster(ctx, req.ClusterName)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	ec := r.ensureClient(req.ClusterName, cl)
+''')
+
 # The status Update in the deferred function.
 replace('''		if !equality.Semantic.DeepEqual(httpProxy.Status, httpProxyCopy.Status) {
 			httpProxy.Status = httpProxyCopy.Status
@@ -62,7 +128,7 @@ replace('''		if !equality.Semantic.DeepEqual(httpProxy.Status, httpProxyCopy.Sta
         '''		if !equality.Semantic.DeepEqual(httpProxy.Status, httpProxyCopy.Status) {
 			status, statusErr := applyConfigurationOf(proxyac.HTTPProxyStatus(), httpProxyCopy.Status)
 			if statusErr == nil {
-				_, _, statusErr = proxyensure.EnsureHTTPProxyStatus(ctx, cl.GetClient(), proxyac.HTTPProxy(httpProxy.Name, httpProxy.Namespace).WithStatus(status))
+				_, _, statusErr = proxyensure.EnsureHTTPProxyStatus(ctx, ec, proxyac.HTTPProxy(httpProxy.Name, httpProxy.Namespace).WithStatus(status))
 			}
 			if statusErr != nil {''')
 
@@ -81,7 +147,7 @@ replace_between('''	gateway := desiredResources.gateway.DeepCopy()
 	if err != nil {{
 		return ctrl.Result{{}}, err
 	}}
-	gateway, result, err := gatewayv1ensure.EnsureGateway(ctx, cl.GetClient(), &httpProxy, gatewayApply)
+	gateway, result, err := gatewayv1ensure.EnsureGateway(ctx, ec, &httpProxy, gatewayApply)
 	if err != nil {{
 		if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
 {conflict("Gateway", "desiredResources.gateway.Name")}
@@ -101,7 +167,7 @@ replace_between('''		for _, desiredFilter := range desiredResources.httpRouteFil
 			if err != nil {
 				return ctrl.Result{}, err
 			}
-			httpRouteFilter, result, err := routefilterensure.EnsureHTTPRouteFilter(ctx, cl.GetClient(), &httpProxy, filterApply)
+			httpRouteFilter, result, err := routefilterensure.EnsureHTTPRouteFilter(ctx, ec, &httpProxy, filterApply)
 			if err != nil {
 				return ctrl.Result{}, fmt.Errorf("failed updating httproutefilter resource: %w", err)
 			}
@@ -115,7 +181,7 @@ replace_between('''	httpRoute := desiredResources.httpRoute.DeepCopy()
 	if err != nil {{
 		return ctrl.Result{{}}, err
 	}}
-	httpRoute, result, err := gatewayv1ensure.EnsureHTTPRoute(ctx, cl.GetClient(), &httpProxy, routeApply)
+	httpRoute, result, err := gatewayv1ensure.EnsureHTTPRoute(ctx, ec, &httpProxy, routeApply)
 	if err != nil {{
 		if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
 {conflict("HTTPRoute", "desiredResources.httpRoute.Name")}
@@ -135,7 +201,7 @@ replace_between('''	for _, desiredEndpointSlice := range desiredResources.endpoi
 		if err != nil {{
 			return ctrl.Result{{}}, err
 		}}
-		_, result, err := discoveryv1ensure.EnsureEndpointSlice(ctx, cl.GetClient(), &httpProxy, sliceApply)
+		_, result, err := discoveryv1ensure.EnsureEndpointSlice(ctx, ec, &httpProxy, sliceApply)
 		if err != nil {{
 			if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
 {conflict("EndpointSlice", "desiredEndpointSlice.Name")}

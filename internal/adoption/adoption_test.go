@@ -1042,6 +1042,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
+	ssaensure "github.com/ssagen/ssagen/ensure"
+
 	refac "example.com/op/pkg/ssa/fourth/apis/v1"
 	commonac "example.com/op/pkg/ssa/third/common"
 	filterac "example.com/op/pkg/ssa/third/v1"
@@ -1072,12 +1074,13 @@ func TestEnsureVendoredKind(t *testing.T) {
 		},
 	}).Build()
 	ctx := context.Background()
+	ec := ssaensure.NewClient(c) // the memory of the applies, as a reconciler holds it
 	for range 3 {
 		desired := filterac.Filter("f", "ns").WithSpec(filterac.FilterSpec().
 			WithMatch(commonac.Match().WithPath("/api")).
 			WithRef(refac.Ref().WithName("backend")).
 			WithWeight(0.5))
-		if _, _, err := ensure.EnsureFilter(ctx, c, owner, desired); err != nil {
+		if _, _, err := ensure.EnsureFilter(ctx, ec, owner, desired); err != nil {
 			t.Fatal(err)
 		}
 	}
