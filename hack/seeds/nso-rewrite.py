@@ -79,35 +79,37 @@ replace('''	DownstreamCluster cluster.Cluster
 }
 ''', '''	DownstreamCluster cluster.Cluster
 
-	// ensureClients holds, per cluster name, the cluster and the
-	// ensure.Client over its client: the memory of the helpers' applies.
-	ensureClients sync.Map // string → ensureClientOf
+	// ensureClients holds, per cluster name, the ensure.Client over the
+	// cluster's client: the memory of the helpers' applies.
+	ensureClients sync.Map // string → *ssaensure.Client
 }
 
-// ensureClientOf is a cluster and the ensure.Client over its client.
-type ensureClientOf struct {
-	cluster cluster.Cluster
-	client  *ssaensure.Client
-}
-
-// ensureClient is the ensure.Client of the cluster cl, engaged as name:
-// one per cluster, made anew when the name is engaged with another
-// cluster, so one cluster's objects never vouch for another's.
+// ensureClient is the ensure.Client over the client of the cluster
+// engaged as name: one per cluster name, so one cluster's objects never
+// vouch for another's. It is made anew when the name comes back with
+// another client, where clients can be compared (a pointer, as a
+// cluster's client is); a client that cannot be (a struct value, as
+// controller-runtime v0.22's interceptor client is) is taken to be the
+// one the name was engaged with.
 func (r *HTTPProxyReconciler) ensureClient(name string, cl cluster.Cluster) *ssaensure.Client {
+	c := cl.GetClient()
 	if v, ok := r.ensureClients.Load(name); ok {
-		if e := v.(ensureClientOf); sameCluster(e.cluster, cl) {
-			return e.client
+		if ec := v.(*ssaensure.Client); !otherClient(ec.Unwrap(), c) {
+			return ec
 		}
 	}
-	ec := ssaensure.NewClient(cl.GetClient())
-	r.ensureClients.Store(name, ensureClientOf{cluster: cl, client: ec})
+	ec := ssaensure.NewClient(c)
+	r.ensureClients.Store(name, ec)
 	return ec
 }
 
-// sameCluster compares clusters only where their type can be compared.
-func sameCluster(a, b cluster.Cluster) bool {
-	ta := reflect.TypeOf(a)
-	return ta == reflect.TypeOf(b) && ta != nil && ta.Comparable() && a == b
+// otherClient reports whether b is known to be another client than a.
+func otherClient(a, b client.Client) bool {
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	if ta != tb {
+		return true
+	}
+	return ta != nil && ta.Comparable() && a != b
 }
 ''')
 replace('''	cl, err := r.mgr.GetCluster(ctx, req.ClusterName)
