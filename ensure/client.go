@@ -67,10 +67,13 @@ type ClientOption interface{ setClient(*Client) }
 // written (default 10 hours).
 func CacheTTL(d time.Duration) ClientOption { return cacheTTL(d) }
 
-// MetricsName labels the client's skip-cache size in the
-// ssagen_skip_cache_entries gauge (cache="<name>"): one name per
-// controller, or per cluster when a manager talks to several. An unnamed
-// client exports no size.
+// MetricsName names the client in the runtime's metrics: the label
+// client="<name>" of ssagen_apply_total and
+// ssagen_apply_request_duration_seconds, and of the
+// ssagen_skip_cache_entries gauge, its skip cache's size. One name per
+// controller, or per cluster when a manager talks to several. Calls
+// through an unnamed client, or a plain one, count under client="", and
+// an unnamed client exports no size.
 func MetricsName(name string) ClientOption { return metricsName(name) }
 
 type cacheTTL time.Duration
@@ -102,6 +105,14 @@ func managerOf(c client.Client) string {
 		return ec.fieldManager
 	}
 	return DefaultFieldManager
+}
+
+// metricsNameOf is the client label of calls through c.
+func metricsNameOf(c client.Client) string {
+	if ec := stateOf(c); ec != nil {
+		return ec.name
+	}
+	return ""
 }
 
 // knownScope is what c remembers of gvk's scope.

@@ -213,7 +213,7 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 			label = "conflict"
 		}
 	}
-	applyTotal.WithLabelValues(in.gvk.Kind, label).Inc()
+	applyTotal.WithLabelValues(metricsNameOf(c), in.gvk.Kind, label).Inc()
 	return res, err
 }
 
@@ -257,7 +257,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	}
 	start := time.Now()
 	err = send(ctx, c, obj, p, o)
-	applyLatency.WithLabelValues(in.gvk.Kind).Observe(time.Since(start).Seconds())
+	applyLatency.WithLabelValues(metricsNameOf(c), in.gvk.Kind).Observe(time.Since(start).Seconds())
 	if err != nil {
 		return failed(ctx, c, obj, p, o, err)
 	}

@@ -9,17 +9,17 @@ import (
 var (
 	applyTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "ssagen_apply_total",
-		Help: "Ensure calls by kind and result: created, configured, unchanged, skipped, conflict, error.",
-	}, []string{"kind", "result"})
+		Help: "Ensure calls by client (MetricsName), kind and result: created, configured, unchanged, skipped, conflict, error.",
+	}, []string{"client", "kind", "result"})
 	applyLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "ssagen_apply_request_duration_seconds",
-		Help:    "Latency of the apply requests Ensure sends, by kind.",
+		Help:    "Latency of the apply requests Ensure sends, by client (MetricsName) and kind.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 2, 14),
-	}, []string{"kind"})
+	}, []string{"client", "kind"})
 	cacheEntries = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "ssagen_skip_cache_entries",
 		Help: "Objects remembered by each named Client (MetricsName).",
-	}, []string{"cache"})
+	}, []string{"client"})
 )
 
 // RegisterMetrics registers the runtime's metrics with r, once per

@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/ssagen/ssagen/ensure"
 	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
@@ -105,7 +106,12 @@ func TestClustersKeptApart(t *testing.T) {
 	if after := requests(); !equalInts(after, before) {
 		t.Fatalf("an unchanged resync sent requests: %v → %v", before, after)
 	}
-	// Another writer changes the child in cluster b only.
+	// Another writer changes the child in cluster b only: b's apply is
+	// counted under client="b", and a and c count skips.
+	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
+	metricsBefore := gatherMetrics(t)
 	var theirs corev1.ConfigMap
 	b := clusters[1]
 	if err := b.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "shared-name"}, &theirs); err != nil {
@@ -134,6 +140,19 @@ func TestClustersKeptApart(t *testing.T) {
 		}
 		if n := after[i] - before[i]; n != want {
 			t.Errorf("cluster %d: %d requests, want %d", i, n, want)
+		}
+	}
+	metricsAfter := gatherMetrics(t)
+	for name, want := range map[string]float64{
+		"ssagen_apply_total,client=a,kind=ConfigMap,result=skipped":     1,
+		"ssagen_apply_total,client=b,kind=ConfigMap,result=configured":  1,
+		"ssagen_apply_total,client=b,kind=ConfigMap,result=skipped":     0,
+		"ssagen_apply_total,client=c,kind=ConfigMap,result=skipped":     1,
+		"ssagen_apply_request_duration_seconds,client=b,kind=ConfigMap": 1,
+		"ssagen_apply_request_duration_seconds,client=a,kind=ConfigMap": 0,
+	} {
+		if d := metricsAfter[name] - metricsBefore[name]; d != want {
+			t.Errorf("%s moved by %v, want %v", name, d, want)
 		}
 	}
 	for i, c := range clients {

@@ -87,33 +87,7 @@ func TestAPIServerOutage(t *testing.T) {
 // TestMetrics checks the counters Ensure exports in controller-runtime's registry.
 func TestMetrics(t *testing.T) {
 	e, ctx := setup(t)
-	gather := func() map[string]float64 {
-		families, err := metrics.Registry.Gather()
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := map[string]float64{}
-		for _, f := range families {
-			if !strings.HasPrefix(f.GetName(), "ssagen_") {
-				continue
-			}
-			for _, m := range f.GetMetric() {
-				key := f.GetName()
-				for _, l := range m.GetLabel() {
-					key += "," + l.GetName() + "=" + l.GetValue()
-				}
-				switch {
-				case m.Counter != nil:
-					found[key] = m.Counter.GetValue()
-				case m.Histogram != nil:
-					found[key] = float64(m.Histogram.GetSampleCount())
-				case m.Gauge != nil:
-					found[key] = m.Gauge.GetValue()
-				}
-			}
-		}
-		return found
-	}
+	gather := func() map[string]float64 { return gatherMetrics(t) }
 	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
 		t.Fatal(err)
 	}
@@ -129,16 +103,48 @@ func TestMetrics(t *testing.T) {
 	after := gather()
 	delta := func(key string) float64 { return after[key] - before[key] }
 	// One object: created by the first call, skipped by the next two, one request.
-	if d := delta("ssagen_apply_total,kind=Proxy,result=created"); d != 1 {
+	if d := delta("ssagen_apply_total,client=metrics-test,kind=Proxy,result=created"); d != 1 {
 		t.Errorf("created counter moved by %v, want 1", d)
 	}
-	if d := delta("ssagen_apply_total,kind=Proxy,result=skipped"); d != 2 {
+	if d := delta("ssagen_apply_total,client=metrics-test,kind=Proxy,result=skipped"); d != 2 {
 		t.Errorf("skipped counter moved by %v, want 2", d)
 	}
-	if d := delta("ssagen_apply_request_duration_seconds,kind=Proxy"); d != 1 {
+	if d := delta("ssagen_apply_request_duration_seconds,client=metrics-test,kind=Proxy"); d != 1 {
 		t.Errorf("latency histogram counted %v requests, want 1", d)
 	}
-	if g := after["ssagen_skip_cache_entries,cache=metrics-test"]; g != float64(cache.Remembered()) || g != 1 {
+	if g := after["ssagen_skip_cache_entries,client=metrics-test"]; g != float64(cache.Remembered()) || g != 1 {
 		t.Errorf("cache gauge %v, want the cache's %d entry", g, cache.Remembered())
 	}
+}
+
+// gatherMetrics reads the runtime's metrics from controller-runtime's
+// registry: "<name>,<label>=<value>,..." → counter, gauge or histogram
+// sample count.
+func gatherMetrics(t *testing.T) map[string]float64 {
+	t.Helper()
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]float64{}
+	for _, f := range families {
+		if !strings.HasPrefix(f.GetName(), "ssagen_") {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			key := f.GetName()
+			for _, l := range m.GetLabel() {
+				key += "," + l.GetName() + "=" + l.GetValue()
+			}
+			switch {
+			case m.Counter != nil:
+				found[key] = m.Counter.GetValue()
+			case m.Histogram != nil:
+				found[key] = float64(m.Histogram.GetSampleCount())
+			case m.Gauge != nil:
+				found[key] = m.Gauge.GetValue()
+			}
+		}
+	}
+	return found
 }
