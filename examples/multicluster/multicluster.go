@@ -9,6 +9,7 @@ package multicluster
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -84,7 +85,7 @@ func (f *Fleet) Synced(ctx context.Context, ns string, data map[string]string) e
 		for i := 0; ; i++ {
 			var cm corev1.ConfigMap
 			err := cl.GetClient().Get(ctx, client.ObjectKey{Namespace: ns, Name: "settings"}, &cm)
-			if err == nil && equal(cm.Data, data) {
+			if err == nil && maps.Equal(cm.Data, data) {
 				break
 			}
 			if i == 500 {
@@ -94,16 +95,4 @@ func (f *Fleet) Synced(ctx context.Context, ns string, data map[string]string) e
 		}
 	}
 	return nil
-}
-
-func equal(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,7 @@
 package ensure_test
 
 import (
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -103,7 +104,7 @@ func TestClustersKeptApart(t *testing.T) {
 			t.Fatalf("cluster %d resync: %v %v", i, res, err)
 		}
 	}
-	if after := requests(); !equalInts(after, before) {
+	if after := requests(); !slices.Equal(after, before) {
 		t.Fatalf("an unchanged resync sent requests: %v → %v", before, after)
 	}
 	// Another writer changes the child in cluster b only: b's apply is
@@ -160,16 +161,4 @@ func TestClustersKeptApart(t *testing.T) {
 			t.Errorf("cluster %d's client remembers %d objects, want 1", i, c.Remembered())
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
