@@ -28,9 +28,7 @@ import (
 type Client struct {
 	client.Client
 	fieldManager string
-	name         string
-	ttl          time.Duration
-	cache        *skipCache
+	cache        *skipCache // also holds the metrics name
 	// scopes remembers, per kind, whether it is namespaced: a kind's scope
 	// does not change, and asking the REST mapper costs about 70
 	// allocations per call.
@@ -42,12 +40,17 @@ type Client struct {
 // the helpers' Owned<Kind>Changes predicates built on this client, or when
 // it has not been written for the TTL (CacheTTL).
 func NewClient(c client.Client, opts ...ClientOption) *Client {
-	cl := &Client{Client: c, fieldManager: DefaultFieldManager, ttl: defaultTTL}
+	cfg := clientConfig{fieldManager: DefaultFieldManager, ttl: defaultTTL}
 	for _, opt := range opts {
-		opt.setClient(cl)
+		opt.setClient(&cfg)
 	}
-	cl.cache = newSkipCache(cl.name, cl.ttl)
-	return cl
+	return &Client{Client: c, fieldManager: cfg.fieldManager, cache: newSkipCache(cfg.name, cfg.ttl)}
+}
+
+// clientConfig is what ClientOptions set.
+type clientConfig struct {
+	fieldManager, name string
+	ttl                time.Duration
 }
 
 // FieldManager is the field manager the client's Ensure calls apply with.
@@ -61,7 +64,7 @@ func (c *Client) Remembered() int { return c.cache.len() }
 func (c *Client) Unwrap() client.Client { return c.Client }
 
 // ClientOption configures NewClient.
-type ClientOption interface{ setClient(*Client) }
+type ClientOption interface{ setClient(*clientConfig) }
 
 // CacheTTL sets how long the client remembers an object it has not
 // written (default 10 hours).
@@ -78,11 +81,11 @@ func MetricsName(name string) ClientOption { return metricsName(name) }
 
 type cacheTTL time.Duration
 
-func (d cacheTTL) setClient(c *Client) { c.ttl = time.Duration(d) }
+func (d cacheTTL) setClient(c *clientConfig) { c.ttl = time.Duration(d) }
 
 type metricsName string
 
-func (n metricsName) setClient(c *Client) { c.name = string(n) }
+func (n metricsName) setClient(c *clientConfig) { c.name = string(n) }
 
 // stateOf is the memory c carries: its Client, or nil for a plain client.
 func stateOf(c client.Client) *Client {
@@ -110,7 +113,7 @@ func managerOf(c client.Client) string {
 // metricsNameOf is the client label of calls through c.
 func metricsNameOf(c client.Client) string {
 	if ec := stateOf(c); ec != nil {
-		return ec.name
+		return ec.cache.name
 	}
 	return ""
 }

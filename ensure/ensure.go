@@ -79,7 +79,7 @@ func (f applyFunc) setApply(o *options) { f(o) }
 //	c := ensure.NewClient(mgr.GetClient(), ensure.FieldManager("project-controller"))
 type FieldManager string
 
-func (f FieldManager) setClient(c *Client)              { c.fieldManager = string(f) }
+func (f FieldManager) setClient(c *clientConfig)        { c.fieldManager = string(f) }
 func (f FieldManager) setApply(o *options)              { o.fieldManager = string(f) }
 func (f FieldManager) setFinalizer(o *finalizerOptions) { o.fieldManager = string(f) }
 

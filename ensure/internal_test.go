@@ -249,7 +249,7 @@ func TestClientOptions(t *testing.T) {
 		t.Errorf("plain client's manager %q", got)
 	}
 	c := NewClient(base, FieldManager("ctl"), CacheTTL(time.Minute), MetricsName("cluster-a"))
-	if c.FieldManager() != "ctl" || c.cache.ttl != time.Minute || c.cache.name != "cluster-a" || c.Unwrap() != base {
+	if c.FieldManager() != "ctl" || c.cache.ttl != time.Minute || c.cache.name != "cluster-a" || metricsNameOf(c) != "cluster-a" || c.Unwrap() != base {
 		t.Errorf("client %+v", c)
 	}
 	if got := newOptions(c, nil).fieldManager; got != "ctl" {

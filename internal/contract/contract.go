@@ -22,14 +22,11 @@ const (
 	HelperPkgName = "ensure"
 
 	// NoOwner, CreateOnly and FieldManager are runtime options vet's fixes
-	// pass; ApplyOption is the type of the helpers' options, and Client
-	// the runtime's client that carries their memory (NewClient).
+	// pass; ApplyOption is the type of the helpers' options.
 	NoOwner      = "NoOwner"
 	CreateOnly   = "CreateOnly"
 	FieldManager = "FieldManager"
 	ApplyOption  = "ApplyOption"
-	Client       = "Client"
-	NewClient    = "NewClient"
 	// OwnedFieldsChanged is the runtime's predicate the generated
 	// Owned<Kind>Changes wrap.
 	OwnedFieldsChanged = "OwnedFieldsChanged"
