@@ -42,7 +42,6 @@ const (
 // modules (vet.FindHelpers) and builds the analyzers with them (vet.New):
 // the passes themselves read nothing outside their package.
 func Main(args []string, stdout, stderr io.Writer) int {
-	analyzers := vet.Analyzers // for the flags and the doc
 	fs := flag.NewFlagSet("ssagen vet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
@@ -52,13 +51,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.tests, "fix.tests", true, "with -fix or -diff, also run the tests of each package a fix edits, and decline a fix that makes one of them fail")
 	fs.BoolVar(&o.noCheck, "fix.nocheck", false, "apply fixes without checking the edited packages with go vet (for debugging ssagen only)")
 	fs.StringVar(&o.helpers, "helpers", "", "import paths of generated helper packages (<apply configurations>/ensure) to fix with, besides those the packages import and those in their modules (comma-separated)")
-	for _, a := range analyzers {
-		a.Flags.VisitAll(func(f *flag.Flag) {
-			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
-		})
-	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ssagen vet [flags] PACKAGES...\n\n%s\n\nFlags:\n", doc(analyzers))
+		fmt.Fprintf(stderr, "usage: ssagen vet [flags] PACKAGES...\n\n%s\n\nFlags:\n", doc(vet.Analyzers))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -38,13 +38,9 @@ func runCreateUpdate(p *pass) {
 		}
 		for _, c := range writes {
 			if p.isWriteCall(c) {
-				kind := ""
-				if len(create.Args) > 1 {
-					kind = p.kindOf(create.Args[1])
-				}
 				d := diag(create.Pos(), "create-update",
 					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
-					helper(kind, "")+": one server-side apply with force, and no request at all when the object is already as desired")
+					helper(p.createdKind(create), "")+": one server-side apply with force, and no request at all when the object is already as desired")
 				var why string
 				d.SuggestedFixes, why = p.createUpdateFix(create, ifs, stack)
 				p.Report(withWhy(d, why))
@@ -129,14 +125,19 @@ func (p *pass) writesSameObject(c, create *ast.CallExpr) bool {
 	return false
 }
 
-func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
-	kind := ""
+// createdKind is the kind of the object a Create call writes ("" when
+// it cannot be told).
+func (p *pass) createdKind(create *ast.CallExpr) string {
 	if len(create.Args) > 1 {
-		kind = p.kindOf(create.Args[1])
+		return p.kindOf(create.Args[1])
 	}
+	return ""
+}
+
+func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
 	d := diag(create.Pos(), "create-ignore",
 		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
-		helper(kind, "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object")
+		helper(p.createdKind(create), "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object")
 	var why string
 	d.SuggestedFixes, why = p.createIgnoreFix(create, stack)
 	p.Report(withWhy(d, why))

@@ -42,13 +42,7 @@ func (p *pass) isCreateCall(call *ast.CallExpr) bool {
 	if p.clientMethod(call) == "Create" {
 		return true
 	}
-	name := ""
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		name = f.Name
-	case *ast.SelectorExpr:
-		name = f.Sel.Name
-	}
+	name := calledName(call)
 	return strings.Contains(strings.ToLower(name), "create") && !strings.Contains(strings.ToLower(name), "createorupdate") && !strings.Contains(strings.ToLower(name), "createorpatch")
 }
 
@@ -58,15 +52,20 @@ func (p *pass) isWriteCall(call *ast.CallExpr) bool {
 	case "Update", "Patch":
 		return true
 	}
-	name := ""
+	l := strings.ToLower(calledName(call))
+	return strings.HasPrefix(l, "update") || strings.HasPrefix(l, "patch")
+}
+
+// calledName is the name a call is written with: a function's, a method's
+// or a function field's ("" for anything else).
+func calledName(call *ast.CallExpr) string {
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
-		name = f.Name
+		return f.Name
 	case *ast.SelectorExpr:
-		name = f.Sel.Name
+		return f.Sel.Name
 	}
-	l := strings.ToLower(name)
-	return strings.HasPrefix(l, "update") || strings.HasPrefix(l, "patch")
+	return ""
 }
 
 // zeroExpr: nil, an empty composite literal (ctrl.Result{}), or a zero
