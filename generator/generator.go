@@ -55,6 +55,9 @@ type Config struct {
 	// Log receives what was decided without a flag (the apply
 	// configurations found for types of other modules); nil drops it.
 	Log io.Writer
+	// BeforeDeepCopy accepts kinds whose DeepCopy methods controller-gen
+	// object has not generated yet (see load.Config.BeforeDeepCopy).
+	BeforeDeepCopy bool
 	// loader forces the first load's kind (tests compare both); zero:
 	// chosen by the build cache.
 	loader load.Loader
@@ -100,7 +103,7 @@ func Load(cfg *Config) (*model.Universe, error) {
 	}
 	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, Layout: layout, External: external,
 		EnsureKinds: cfg.EnsureKinds, AllowDangerousTypes: cfg.AllowDangerousTypes,
-		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen", Log: cfg.Log, Loader: cfg.loader})
+		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen", Log: cfg.Log, Loader: cfg.loader, BeforeDeepCopy: cfg.BeforeDeepCopy})
 	if err != nil {
 		wd := cfg.Dir
 		if wd == "" {

@@ -6,7 +6,7 @@ package templates
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 )
 
 //go:embed header.txt
@@ -26,3 +26,10 @@ func Header(boilerplate []byte) []byte {
 	b.Write(header)
 	return b.Bytes()
 }
+
+// Kubebuilder holds the files the Kubebuilder plugin (package kubebuilder)
+// scaffolds into a project: Go text/templates of the reconciler and its
+// tests, which the project's authors then own and edit.
+//
+//go:embed kubebuilder/*.tmpl
+var Kubebuilder embed.FS

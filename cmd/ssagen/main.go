@@ -25,12 +25,17 @@ const usage = `ssagen generates typed server-side apply code for Kubernetes API 
 Usage:
   ssagen generate [flags] PACKAGES...   apply configurations (drop-in for applyconfiguration-gen) and EnsureX helpers
   ssagen vet [flags] PACKAGES...        find 409-prone write patterns (also: go vet -vettool=$(which ssagen))
+  ssagen kubebuilder install            install the Kubebuilder plugin ssagen.io/v1-alpha
 
 Run 'ssagen generate -h' for the flags.
 `
 
 func main() {
 	args := os.Args[1:]
+	// kubebuilder runs the installed copy as <plugins root>/ssagen.io/v1-alpha/ssagen.io.
+	if filepath.Base(os.Args[0]) == "ssagen.io" {
+		os.Exit(servePlugin(os.Stdin, os.Stdout, os.Stderr))
+	}
 	// go vet -vettool=ssagen runs the tool with -V=full, -flags, or a
 	// .cfg file: the analysis driver answers those itself.
 	if len(args) > 0 && (strings.HasPrefix(args[0], "-V") || args[0] == "-flags" || strings.HasSuffix(args[len(args)-1], ".cfg")) {
@@ -56,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// changes no process-wide setting.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		return generate(args[1:], stdout, stderr)
+	case "kubebuilder":
+		return kubebuilderCmd(args[1:], os.Stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
