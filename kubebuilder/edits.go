@@ -17,7 +17,7 @@ const (
 # SSAGEN_ENSURE_KINDS are the kinds of other modules the controllers ensure.
 SSAGEN ?= go tool -modfile=tools.mod ssagen
 SSAGEN_ENSURE_KINDS ?=
-SSAGEN_FLAGS ?= %s
+SSAGEN_FLAGS ?=%s
 
 `
 	makefileStep  = "\ttest ! -d api || $(SSAGEN) generate --ensure $(if $(SSAGEN_ENSURE_KINDS),--ensure-kinds $(SSAGEN_ENSURE_KINDS)) $(SSAGEN_FLAGS) ./api/...\n"
@@ -38,6 +38,9 @@ func editMakefile(s string) (string, error) {
 		if strings.Contains(l, "$(CONTROLLER_GEN)") && acGenerator.MatchString(l) {
 			lines[i] = acGenerator.ReplaceAllString(l, "")
 			layout = true
+			if i > 0 {
+				lines[i-1] = strings.Replace(lines[i-1], " and ApplyConfiguration types.", ".", 1)
+			}
 		}
 	}
 	s = strings.Join(lines, "")
@@ -57,7 +60,7 @@ func editMakefile(s string) (string, error) {
 	if start > 0 && strings.HasPrefix(lines[start-1], ".PHONY: generate") {
 		start--
 	}
-	flags := outputDirFlag
+	flags := " " + outputDirFlag
 	if layout {
 		flags = ""
 	}

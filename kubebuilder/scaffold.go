@@ -3,10 +3,12 @@ package kubebuilder
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -97,6 +99,25 @@ func addTooling(req *Request, env Env, p *project, a args, out files) error {
 	} else {
 		env.note("tools.mod exists: left as it is (upgrade with go get -tool -modfile=tools.mod %s@latest)", toolPackage)
 	}
+	if req.Command == "edit" {
+		// The helpers of the project's kinds import the runtime module;
+		// init leaves it to create api, as go/v4's go mod tidy would drop
+		// it from a project with no kinds yet.
+		pins := maps.Clone(req.Universe)
+		maps.Copy(pins, out)
+		version, replaces, err := toolPins(pins)
+		if err != nil {
+			return err
+		}
+		gomod, err := requireRuntime(req.Universe["go.mod"], version, replaces)
+		if err != nil {
+			return err
+		}
+		if gomod != req.Universe["go.mod"] {
+			out["go.mod"] = gomod
+			env.note("go.mod requires %s now: run make generate, then go mod tidy", runtimeModule)
+		}
+	}
 	edited, err := editMakefile(makefile)
 	if err != nil {
 		return err
@@ -115,6 +136,16 @@ func addTooling(req *Request, env Env, p *project, a args, out files) error {
 			if e := edit(s); e != s {
 				out[name] = e
 			}
+		}
+	}
+	if req.Command == "edit" && !slices.Contains(p.Layout, Key) {
+		// Kubebuilder writes PROJECT's layout at init only, and writes
+		// PROJECT after the plugins: the plugin cannot add itself.
+		env.note("PROJECT's layout keeps go/v4 alone: scaffold kinds with kubebuilder create api --plugins go/v4,%s ...", Key)
+	}
+	if req.Command == "edit" && hasAPI(req.Universe) {
+		if _, err := render(req, env, edited, out); err != nil {
+			return err
 		}
 	}
 	if req.Command == "edit" && len(p.Resources) > 0 {
@@ -260,4 +291,14 @@ func controllerDir(p *project, group string) (dir, pkg string) {
 		return filepath.ToSlash(filepath.Join("internal", "controller", group)), strings.ReplaceAll(group, "-", "")
 	}
 	return "internal/controller", "controller"
+}
+
+// hasAPI reports whether the project has API packages under api/.
+func hasAPI(universe map[string]string) bool {
+	for p := range universe {
+		if strings.HasPrefix(p, "api/") && strings.HasSuffix(p, ".go") {
+			return true
+		}
+	}
+	return false
 }
