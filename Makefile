@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help seeds generate verify test test-unit envtest-assets oracle-tools lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example
+.PHONY: help seeds generate verify test test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -26,12 +26,15 @@ test-unit: ## tests that need no API server
 	$(GO) test ./...
 	cd ensure && $(GO) test ./...
 
+kubebuilder: ## build kubebuilder v4.16.0, which the plugin ssagen.io/v1-alpha is tested with, into .cache/tools (once)
+	bash hack/kubebuilder.sh
+
 oracle-tools: ## build controller-gen v0.23 (the differential tests' oracle) into .cache/tools (once)
 	bash hack/oracle-tools.sh
 
-test: lint verify envtest-assets oracle-tools ## everything CI runs: lint, verify, all tests on a real kube-apiserver (with controller-gen as the oracle), the benchmark smoke run
+test: lint verify envtest-assets oracle-tools kubebuilder ## everything CI runs: lint, verify, all tests on a real kube-apiserver (with controller-gen as the oracle, and the Kubebuilder plugin in kubebuilder's own projects), the benchmark smoke run
 	cd ensure && $(GO) test -count=1 ./...
-	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" SSAGEN_KUBEBUILDER="$$(bash hack/kubebuilder.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...
 	$(MAKE) --no-print-directory bench-smoke
 
 fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; TestOracleRandom checks random APIs against controller-gen and kube-apiserver for 3 minutes

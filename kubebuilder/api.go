@@ -256,6 +256,9 @@ func render(req *Request, env Env, makefile string, out files) (map[string]strin
 	if outputToDir(makefile) {
 		cfg.OutputDir = "pkg/applyconfiguration"
 	}
+	if compat(makefile) {
+		cfg.Compat = "applyconfiguration-gen"
+	}
 	trees, err := generator.Render(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("generating the apply configurations: %w", err)

@@ -22,6 +22,9 @@ SSAGEN_FLAGS ?=%s
 `
 	makefileStep  = "\ttest ! -d api || $(SSAGEN) generate --ensure $(if $(SSAGEN_ENSURE_KINDS),--ensure-kinds $(SSAGEN_ENSURE_KINDS)) $(SSAGEN_FLAGS) ./api/...\n"
 	outputDirFlag = "--output-dir pkg/applyconfiguration"
+	// compatFlag keeps controller-gen's exported surface, so that code
+	// written against its apply configurations still compiles.
+	compatFlag = "--compat=applyconfiguration-gen"
 )
 
 // acGenerator is controller-gen's applyconfiguration generator on a
@@ -62,7 +65,7 @@ func editMakefile(s string) (string, error) {
 	}
 	flags := " " + outputDirFlag
 	if layout {
-		flags = ""
+		flags = " " + compatFlag
 	}
 	var b strings.Builder
 	b.WriteString(strings.Join(lines[:start], ""))
@@ -105,10 +108,16 @@ func ensureKinds(makefile string) []string {
 	return out
 }
 
-// outputFlags reads SSAGEN_FLAGS: whether the project's output is one
+// outputToDir reads SSAGEN_FLAGS: whether the project's output is one
 // tree in pkg/applyconfiguration or controller-gen's layout.
 func outputToDir(makefile string) bool {
 	return strings.Contains(makefile, "SSAGEN_FLAGS ?= "+outputDirFlag)
+}
+
+// compat reads SSAGEN_FLAGS: whether the output keeps controller-gen's
+// exported surface.
+func compat(makefile string) bool {
+	return strings.Contains(makefile, "SSAGEN_FLAGS ?= "+compatFlag)
 }
 
 // addGolangciPlugin lists ssagen's golangci-lint module plugin in
