@@ -339,3 +339,32 @@ func TestOneRootDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestBeforeDeepCopy: a kind whose DeepCopy methods controller-gen has
+// not generated yet fails to load, and loads with BeforeDeepCopy (the
+// Kubebuilder plugin's create api), with its apply configuration; any
+// other type error still fails.
+func TestBeforeDeepCopy(t *testing.T) {
+	cfg := generator.Config{Packages: []string{"./testdata/bad/nodeepcopy"}, OutputDir: t.TempDir(), OutputPkg: "example.com/out"}
+	if _, err := generator.Render(cfg); err == nil || !strings.Contains(err.Error(), "missing method DeepCopyObject") {
+		t.Fatalf("without BeforeDeepCopy: %v", err)
+	}
+	cfg.BeforeDeepCopy = true
+	trees, err := generator.Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tr := range trees {
+		for _, f := range tr.Files {
+			found = found || strings.Contains(string(f.Content), "func (b *SiteApplyConfiguration) WithSpec(")
+		}
+	}
+	if !found {
+		t.Errorf("no Site apply configuration rendered")
+	}
+	cfg.Packages = []string{"./testdata/bad/compile"}
+	if _, err := generator.Render(cfg); err == nil || !strings.Contains(err.Error(), "undefined: Undefined") {
+		t.Errorf("another type error with BeforeDeepCopy: %v", err)
+	}
+}
