@@ -84,16 +84,8 @@ func createAPI(req *Request, env Env, p *project, a args, out files) error {
 			return err
 		}
 		out["Makefile"] = makefile
-		version, replaces, err := toolPins(req.Universe)
-		if err != nil {
+		if _, err := requireRuntime(req.Universe, out); err != nil {
 			return err
-		}
-		gomod, err := requireRuntime(req.Universe["go.mod"], version, replaces)
-		if err != nil {
-			return err
-		}
-		if gomod != req.Universe["go.mod"] {
-			out["go.mod"] = gomod
 		}
 	}
 

@@ -99,22 +99,15 @@ func addTooling(req *Request, env Env, p *project, a args, out files) error {
 	} else {
 		env.note("tools.mod exists: left as it is (upgrade with go get -tool -modfile=tools.mod %s@latest)", toolPackage)
 	}
-	if req.Command == "edit" {
+	if req.Command == "edit" && hasAPI(req.Universe) {
 		// The helpers of the project's kinds import the runtime module;
 		// init leaves it to create api, as go/v4's go mod tidy would drop
 		// it from a project with no kinds yet.
-		pins := maps.Clone(req.Universe)
-		maps.Copy(pins, out)
-		version, replaces, err := toolPins(pins)
+		changed, err := requireRuntime(req.Universe, out)
 		if err != nil {
 			return err
 		}
-		gomod, err := requireRuntime(req.Universe["go.mod"], version, replaces)
-		if err != nil {
-			return err
-		}
-		if gomod != req.Universe["go.mod"] {
-			out["go.mod"] = gomod
+		if changed {
 			env.note("go.mod requires %s now: run make generate, then go mod tidy", runtimeModule)
 		}
 	}
@@ -259,29 +252,42 @@ func toolPins(universe map[string]string) (version string, replaces map[string]s
 }
 
 // requireRuntime adds the runtime module to go.mod at the version the
-// tool module pins, with the tool module's replace, if any. go/v4's
-// create api runs go mod tidy after the plugins, which writes the sums.
-func requireRuntime(gomod, version string, replaces map[string]string) (string, error) {
+// tool module pins (in the universe, or written by this command), with the
+// tool module's replace, if any, and reports whether go.mod changed.
+// go/v4's create api runs go mod tidy after the plugins, which writes the
+// sums.
+func requireRuntime(universe map[string]string, out files) (bool, error) {
+	pins := maps.Clone(universe)
+	maps.Copy(pins, out)
+	version, replaces, err := toolPins(pins)
+	if err != nil {
+		return false, err
+	}
+	gomod := universe["go.mod"]
 	f, err := modfile.Parse("go.mod", []byte(gomod), nil)
 	if err != nil {
-		return "", fmt.Errorf("go.mod: %v", err)
+		return false, fmt.Errorf("go.mod: %v", err)
 	}
 	for _, r := range f.Require {
 		if r.Mod.Path == runtimeModule {
-			return gomod, nil
+			return false, nil
 		}
 	}
 	if err := f.AddRequire(runtimeModule, version); err != nil {
-		return "", err
+		return false, err
 	}
 	if dir, ok := replaces[runtimeModule]; ok {
 		if err := f.AddReplace(runtimeModule, "", dir, ""); err != nil {
-			return "", err
+			return false, err
 		}
 	}
 	f.Cleanup()
 	b, err := f.Format()
-	return string(b), err
+	if err != nil {
+		return false, err
+	}
+	out["go.mod"] = string(b)
+	return true, nil
 }
 
 // controllerDir is where go/v4 puts a kind's controller, and the package
