@@ -187,7 +187,12 @@ func TestInitAndCreateAPI(t *testing.T) {
 	}
 
 	kb("create", "api", "--group", "web", "--version", "v1", "--kind", "Site", "--resource", "--controller")
-	kb("create", "api", "--group", "web", "--version", "v1", "--kind", "Tenant", "--namespaced=false", "--resource", "--controller", "--child", "deployment")
+	// --ssa: go/v4 adds controller-gen applyconfiguration to the manifests
+	// target, which ssagen replaces.
+	kb("create", "api", "--group", "web", "--version", "v1", "--kind", "Tenant", "--namespaced=false", "--resource", "--controller", "--child", "deployment", "--ssa")
+	if mk := read(t, filepath.Join(dir, "Makefile")); strings.Contains(mk, "applyconfiguration:") {
+		t.Errorf("create api --ssa left controller-gen applyconfiguration in the Makefile")
+	}
 	// A kind without status: created without a controller, its status
 	// taken out, then given a controller.
 	kb("create", "api", "--group", "web", "--version", "v1", "--kind", "Plain", "--resource", "--controller=false")

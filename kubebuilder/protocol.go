@@ -9,7 +9,11 @@
 // its standard input and reads one PluginResponse from its standard output
 // (sigs.k8s.io/kubebuilder/v4/pkg/plugin/external, apiVersion v1alpha1).
 // The files the plugin returns in the response's universe are written by
-// Kubebuilder; the plugin itself writes nothing into the project.
+// Kubebuilder. The plugin writes a file itself in one case: the generator
+// reads the API packages from disk, so when go/v4's
+// +kubebuilder:ac:generate=false has to leave the types file of a kind with
+// a scaffolded reconciler, create api writes that file before generating
+// (and returns it too), and puts the old content back if it fails.
 //
 // The protocol's types are declared here, not imported: they are a few
 // JSON fields, and importing Kubebuilder would put its dependencies into
