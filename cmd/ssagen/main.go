@@ -25,6 +25,7 @@ const usage = `ssagen generates typed server-side apply code for Kubernetes API 
 Usage:
   ssagen generate [flags] PACKAGES...   apply configurations (drop-in for applyconfiguration-gen) and EnsureX helpers
   ssagen vet [flags] PACKAGES...        find 409-prone write patterns (also: go vet -vettool=$(which ssagen))
+  ssagen audit [flags] FILE...          who sends the 409s and no-op writes of an API server's audit log, and from which line
   ssagen kubebuilder install            install the Kubebuilder plugin ssagen.io/v1-alpha
 
 Run 'ssagen generate -h' for the flags.
@@ -63,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return generate(args[1:], stdout, stderr)
 	case "kubebuilder":
 		return kubebuilderCmd(args[1:], os.Stdin, stdout, stderr)
+	case "audit":
+		return auditCmd(args[1:], os.Stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

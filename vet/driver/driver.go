@@ -96,38 +96,9 @@ type finding struct {
 }
 
 func run(o options) int {
-	pkgs, err := load(o.patterns, o.tags)
+	found, err := analyze(o.patterns, o.tags, o.helpers)
 	if err != nil {
 		fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
-		return exitError
-	}
-	analyzers := vet.New(vet.FindHelpers(moduleDirs(pkgs), strings.Split(o.helpers, ",")))
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
-		return exitError
-	}
-	var found []finding
-	seen := map[string]bool{}
-	failed := false
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			fmt.Fprintf(o.stderr, "ssagen vet: %s: %v\n", act, act.Err)
-			failed = true
-			continue
-		}
-		for _, d := range act.Diagnostics {
-			pos := act.Package.Fset.Position(d.Pos)
-			key := fmt.Sprintf("%s\x00%s", pos, d.Message)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			found = append(found, finding{pkg: act.Package, diag: d, pos: pos})
-		}
-	}
-	sort.Slice(found, func(i, j int) bool { return less(found[i].pos, found[j].pos) })
-	if failed {
 		return exitError
 	}
 	if !o.fix && !o.diff {
@@ -140,6 +111,64 @@ func run(o options) int {
 		return exitClean
 	}
 	return fix(found, o)
+}
+
+// analyze loads the packages and runs the analyzers on them: the
+// findings, sorted by position, each once.
+func analyze(patterns []string, tags, helpers string) ([]finding, error) {
+	pkgs, err := load(patterns, tags)
+	if err != nil {
+		return nil, err
+	}
+	analyzers := vet.New(vet.FindHelpers(moduleDirs(pkgs), strings.Split(helpers, ",")))
+	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	if err != nil {
+		return nil, err
+	}
+	var found []finding
+	var errs []error
+	seen := map[string]bool{}
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", act, act.Err))
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			pos := act.Package.Fset.Position(d.Pos)
+			key := fmt.Sprintf("%s\x00%s", pos, d.Message)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			found = append(found, finding{pkg: act.Package, diag: d, pos: pos})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sort.Slice(found, func(i, j int) bool { return less(found[i].pos, found[j].pos) })
+	return found, nil
+}
+
+// Finding is one of ssagen vet's findings, for other commands (ssagen
+// audit joins them to what an API server's audit log shows).
+type Finding struct {
+	Pos      token.Position
+	Category string // the diagnostic's category: create-update, status-update, …
+	Message  string
+}
+
+// Findings runs ssagen vet's analyzers on the packages of patterns.
+func Findings(patterns []string, tags string) ([]Finding, error) {
+	found, err := analyze(patterns, tags, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Finding, len(found))
+	for i, f := range found {
+		out[i] = Finding{Pos: f.pos, Category: f.diag.Category, Message: f.diag.Message}
+	}
+	return out, nil
 }
 
 // moduleDirs are the folders of the analysed packages' modules, one per

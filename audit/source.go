@@ -1,0 +1,78 @@
+package audit
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gobuffalo/flect"
+)
+
+// Finding is a finding of ssagen vet, as the join reads it.
+type Finding struct {
+	Pos      string // file:line:col
+	Category string // create-update, status-update, …
+	Message  string
+}
+
+// categories are the vet findings that explain each kind of waste.
+var (
+	createConflicts = []string{"create-update", "create-ignore", "create-or-update"}
+	writeConflicts  = []string{"retry-on-conflict", "update-from-scratch", "update-cached-churning", "create-or-update", "create-update"}
+	noopWrites      = []string{"create-or-update", "update-cached-churning", "update-from-scratch", "create-update", "apply-typed-struct", "owns-churning"}
+	statusWaste     = []string{"status-update", "retry-on-conflict"}
+)
+
+// helperKind reads the kind a finding's fix names ("…: rbacensure.EnsureRole: …").
+var helperKind = regexp.MustCompile(`\bEnsure([A-Z][A-Za-z0-9]*?)(Status)?\b`)
+
+// Join attaches to each row that wasted requests the findings that
+// explain it: same resource (the kind the finding's fix ensures,
+// pluralized as Kubernetes names resources) and a category that produces
+// this waste on this verb. It returns the costly rows no finding explains.
+func Join(rep *Report, findings []Finding) []*Row {
+	var unexplained []*Row
+	for _, r := range rep.Rows {
+		if r.Cost() == 0 && r.CreateConflictUpdate == 0 {
+			continue
+		}
+		want := categoriesFor(r)
+		for _, f := range findings {
+			if !slices.Contains(want, f.Category) {
+				continue
+			}
+			m := helperKind.FindStringSubmatch(f.Message)
+			if m == nil || resourceOf(m[1]) != r.Resource {
+				continue
+			}
+			r.Sites = append(r.Sites, Site{Pos: f.Pos, Category: f.Category, Message: f.Message})
+		}
+		if len(r.Sites) == 0 {
+			unexplained = append(unexplained, r)
+		}
+	}
+	return unexplained
+}
+
+func categoriesFor(r *Row) []string {
+	var out []string
+	switch {
+	case r.Subresource == "status":
+		out = statusWaste
+	case r.Verb == "create":
+		out = createConflicts
+	default:
+		if r.Conflicts > 0 {
+			out = append(out, writeConflicts...)
+		}
+		if r.NoopWrites > 0 {
+			out = append(out, noopWrites...)
+		}
+	}
+	return out
+}
+
+// resourceOf is a kind's resource name: lower case, plural.
+func resourceOf(kind string) string {
+	return strings.ToLower(flect.Pluralize(kind))
+}
