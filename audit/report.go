@@ -181,6 +181,8 @@ func (a *Aggregator) Add(e *Event) {
 			}
 		}
 		switch {
+		case code == 201:
+			// An apply (or an update) that created the object.
 		case after == "" || before == "":
 			r.Undecided++
 		case after == before:

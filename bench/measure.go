@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -32,8 +34,23 @@ type Env struct {
 
 // StartEnv starts a fresh kube-apiserver and etcd (KUBEBUILDER_ASSETS)
 // with the example CRDs installed (internal/testenv).
-func StartEnv() (*Env, error) {
-	env, cfg, err := testenv.New()
+func StartEnv(opts ...Option) (*Env, error) {
+	var o runOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var configure []func(*envtest.Environment)
+	if o.auditLog != "" {
+		policy := filepath.Join(filepath.Dir(o.auditLog), "audit-policy.yaml")
+		if err := os.WriteFile(policy, []byte(AuditPolicy), 0o644); err != nil {
+			return nil, err
+		}
+		configure = append(configure, func(e *envtest.Environment) {
+			e.ControlPlane.GetAPIServer().Configure().
+				Set("audit-policy-file", policy).Set("audit-log-path", o.auditLog).Set("audit-log-format", "json")
+		})
+	}
+	env, cfg, err := testenv.New(configure...)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +59,33 @@ func StartEnv() (*Env, error) {
 	cfg.QPS, cfg.Burst = 5000, 10000
 	return &Env{env: env, Config: cfg}, nil
 }
+
+// Option sets up a run.
+type Option func(*runOptions)
+
+type runOptions struct {
+	auditLog string
+}
+
+// AuditLog has the run's API server write an audit log to path, with
+// AuditPolicy (ssagen audit reads it).
+func AuditLog(path string) Option { return func(o *runOptions) { o.auditLog = path } }
+
+// AuditPolicy is docs/audit.md's policy: the bodies of writes (their
+// responses' resourceVersions tell the writes that changed nothing), the
+// metadata of the rest, and each request once.
+const AuditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: RequestResponse
+  verbs: [create, update, patch]
+- level: Metadata
+`
+
+// UserAgent is what the controller of a run sends as its user agent: an
+// audit log tells its requests from the run's own setup by it.
+func UserAgent(p Pattern) string { return "ssagen-bench/" + p.Name }
 
 // Stop stops the API server and etcd.
 func (e *Env) Stop() error { return e.env.Stop() }

@@ -72,8 +72,8 @@ func projectChildren(p *platformv1alpha1.Project) []Child {
 // children, K resyncs with nothing changed, one change per project and a
 // resync, with workers reconciling in parallel as a controller's
 // MaxConcurrentReconciles does.
-func RunProjects(ctx context.Context, p Pattern, projects, resyncs, workers int) (*ProjectsResult, error) {
-	r, err := newRun(p, "roles", "rolebindings", "serviceaccounts", "clusterroles", "clusterrolebindings")
+func RunProjects(ctx context.Context, p Pattern, projects, resyncs, workers int, opts ...Option) (*ProjectsResult, error) {
+	r, err := newRun(p, opts, "roles", "rolebindings", "serviceaccounts", "clusterroles", "clusterrolebindings")
 	if err != nil {
 		return nil, err
 	}

@@ -176,7 +176,7 @@ func (d *deploymentController) walk(name, ns string, gen int64, steps int) {
 // simulated deployment controller walks each Deployment's status in
 // three writes.
 func RunProxy(ctx context.Context, p Pattern, n, workers int) (*ProxyResult, error) {
-	r, err := newRun(p, "deployments", "services", "endpointslices", "proxies/status")
+	r, err := newRun(p, nil, "deployments", "services", "endpointslices", "proxies/status")
 	if err != nil {
 		return nil, err
 	}

@@ -130,7 +130,7 @@ type RemovalResult struct {
 // EnsureX (skip cache on) in every case; only the removal differs.
 func RunRemoval(ctx context.Context, method Removal, projects, workers int) (*RemovalResult, error) {
 	ensurePattern, _ := PatternByName("ensure")
-	r, err := newRun(ensurePattern, "roles", "rolebindings", "serviceaccounts", "clusterroles", "clusterrolebindings", "projects")
+	r, err := newRun(ensurePattern, nil, "roles", "rolebindings", "serviceaccounts", "clusterroles", "clusterrolebindings", "projects")
 	if err != nil {
 		return nil, err
 	}

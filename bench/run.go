@@ -63,8 +63,8 @@ type run struct {
 	watching []string // resources the scenario writes, for the cross-check
 }
 
-func newRun(p Pattern, watching ...string) (*run, error) {
-	env, err := StartEnv()
+func newRun(p Pattern, opts []Option, watching ...string) (*run, error) {
+	env, err := StartEnv(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -76,6 +76,7 @@ func newRun(p Pattern, watching ...string) (*run, error) {
 		return nil, err
 	}
 	counted, counter := Count(env.Config)
+	counted.UserAgent = UserAgent(p)
 	direct, err := client.New(env.Config, client.Options{Scheme: scheme})
 	if err != nil {
 		env.Stop()

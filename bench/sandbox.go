@@ -167,7 +167,7 @@ func KubeletWalk() []*corev1ac.PodStatusApplyConfiguration {
 // owning a pod that a simulated kubelet walks through a start, reconciled
 // by a manager with workers; the sandbox mirrors its pod's phase.
 func RunSandbox(ctx context.Context, p Pattern, n, workers int) (*SandboxResult, error) {
-	r, err := newRun(p, "pods", "sandboxes/status")
+	r, err := newRun(p, nil, "pods", "sandboxes/status")
 	if err != nil {
 		return nil, err
 	}

@@ -48,13 +48,18 @@ func StartEnv(t testing.TB) (*envtest.Environment, *rest.Config) {
 
 // New starts a kube-apiserver and etcd (KUBEBUILDER_ASSETS) with the
 // example CRDs installed, for tests and for programs (bench/) alike.
-func New() (*envtest.Environment, *rest.Config, error) {
+// configure may set more of the environment before it starts (API server
+// flags: an audit log).
+func New(configure ...func(*envtest.Environment)) (*envtest.Environment, *rest.Config, error) {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		return nil, nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` and export its last line")
 	}
 	env := &envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join(repoRoot(), "examples", "config", "crd")},
 		ErrorIfCRDPathMissing: true,
+	}
+	for _, c := range configure {
+		c(env)
 	}
 	cfg, err := env.Start()
 	if err != nil {

@@ -1,0 +1,108 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/go-logr/logr"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/ssagen/ssagen/audit"
+)
+
+// auditVerbs are the audit log's verbs for the requests the benchmark
+// counts (an apply is a patch there).
+var auditVerbs = map[string]string{"GET": "get", "POST": "create", "PUT": "update", "PATCH": "patch", "APPLY": "patch", "DELETE": "delete"}
+
+// TestAuditAgrees runs the projects scenario for four write patterns on an
+// API server writing an audit log, and checks that ssagen audit reports,
+// for the controller, exactly what the benchmark counted itself: requests
+// by verb and resource, 409s, and writes that changed nothing (the
+// benchmark's are its update and patch answers 200 less the
+// resourceVersion changes its informers saw).
+func TestAuditAgrees(t *testing.T) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
+			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
+		}
+		t.Skip("KUBEBUILDER_ASSETS is not set")
+	}
+	ctrl.SetLogger(logr.Discard())
+	children := map[string]bool{"roles": true, "rolebindings": true, "serviceaccounts": true, "clusterroles": true, "clusterrolebindings": true}
+	for _, name := range []string{"create-update", "create-or-update", "ssa-by-hand", "ensure"} {
+		t.Run(name, func(t *testing.T) {
+			p, _ := PatternByName(name)
+			log := filepath.Join(t.TempDir(), "audit.log")
+			res, err := RunProjects(context.Background(), p, 3, 2, 2, AuditLog(log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantConflicts := map[string]int{}, map[string]int{}
+			okWrites, bumps := 0, res.Initial.Bumps+res.Resync.Bumps+res.Change.Bumps
+			for k, n := range sum(res.Initial, res.Resync, res.Change).Requests {
+				verb, ok := auditVerbs[k.Verb]
+				if !ok || !children[k.Resource] {
+					continue
+				}
+				want[verb+" "+k.Resource] += n
+				if k.Code == 409 {
+					wantConflicts[verb+" "+k.Resource] += n
+				}
+				if (verb == "update" || verb == "patch") && k.Code == 200 {
+					okWrites += n
+				}
+			}
+			wantNoops := okWrites - bumps
+
+			f, err := os.Open(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var agg audit.Aggregator
+			if err := audit.Read(f, log, agg.Add, func(s audit.Skip) { t.Errorf("skipped %s", s) }); err != nil {
+				t.Fatal(err)
+			}
+			got, gotConflicts := map[string]int{}, map[string]int{}
+			gotNoops, undecided, ccu := 0, 0, 0
+			for _, r := range agg.Report().Rows {
+				if r.UserAgent != UserAgent(p) || !children[r.Resource] || r.Subresource != "" || r.Verb == "list" || r.Verb == "watch" {
+					continue
+				}
+				got[r.Verb+" "+r.Resource] += r.Requests
+				if r.Conflicts > 0 {
+					gotConflicts[r.Verb+" "+r.Resource] += r.Conflicts
+				}
+				gotNoops += r.NoopWrites
+				undecided += r.Undecided
+				ccu += r.CreateConflictUpdate
+			}
+			if !equal(got, want) {
+				t.Errorf("requests: audit %v, benchmark %v", got, want)
+			}
+			if !equal(gotConflicts, wantConflicts) {
+				t.Errorf("409s: audit %v, benchmark %v", gotConflicts, wantConflicts)
+			}
+			if gotNoops != wantNoops || undecided != 0 {
+				t.Errorf("writes that changed nothing: audit %d (%d undecided), benchmark %d (%d update/patch answered 200, %d resourceVersion changes)",
+					gotNoops, undecided, wantNoops, okWrites, bumps)
+			}
+			// Create → AlreadyExists → Update is the create-update pattern:
+			// every unchanged resync of every child is one.
+			if (name == "create-update") != (ccu > 0) {
+				t.Errorf("Create → 409 → Update sequences: %d", ccu)
+			}
+			t.Logf("%s: %d requests, %d 409s, %d writes that changed nothing, %d Create → 409 → Update", name, sumOf(got), sumOf(gotConflicts), gotNoops, ccu)
+		})
+	}
+}
+
+func sumOf(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
