@@ -25,8 +25,8 @@ func Start(t testing.TB) *rest.Config {
 }
 
 // StartEnv is Start, also returning the environment (to stop and restart
-// its API server).
-func StartEnv(t testing.TB) (*envtest.Environment, *rest.Config) {
+// its API server); configure may set it up further before it starts.
+func StartEnv(t testing.TB, configure ...func(*envtest.Environment)) (*envtest.Environment, *rest.Config) {
 	t.Helper()
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
@@ -34,7 +34,7 @@ func StartEnv(t testing.TB) (*envtest.Environment, *rest.Config) {
 		}
 		t.Skip("KUBEBUILDER_ASSETS is not set: run `make test` to test against a real kube-apiserver")
 	}
-	env, cfg, err := New()
+	env, cfg, err := New(configure...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,128 @@
+package audit_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/ssagen/ssagen/audit"
+	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
+	"github.com/ssagen/ssagen/examples/unfixed"
+	"github.com/ssagen/ssagen/internal/testenv"
+	"github.com/ssagen/ssagen/vet/driver"
+)
+
+// policy is docs/audit.md's policy.
+const policy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: RequestResponse
+  verbs: [create, update, patch]
+- level: Metadata
+`
+
+// TestSourceNamesTheSites runs the unfixed example operator against an
+// API server writing an audit log, as a cache would feed it (the Project
+// it reconciles is the copy read first), and checks the report: its Role
+// creates 409 and are followed by updates, its status updates 409, and
+// --source names the line behind each, with its fix.
+func TestSourceNamesTheSites(t *testing.T) {
+	dir := t.TempDir()
+	log, policyFile := filepath.Join(dir, "audit.log"), filepath.Join(dir, "policy.yaml")
+	if err := os.WriteFile(policyFile, []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, cfg := testenv.StartEnv(t, func(e *envtest.Environment) {
+		e.ControlPlane.GetAPIServer().Configure().Set("audit-policy-file", policyFile).Set("audit-log-path", log).Set("audit-log-format", "json")
+	})
+	scheme := runtime.NewScheme()
+	clientgoscheme.AddToScheme(scheme)
+	platformv1alpha1.AddToScheme(scheme)
+	ctx := context.Background()
+	setup, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range []string{"team-a", "team-b"} {
+		if err := setup.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "p1"}, Spec: platformv1alpha1.ProjectSpec{Namespaces: []string{"team-a", "team-b"}}}
+	if err := setup.Create(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	opCfg := rest.CopyConfig(cfg)
+	opCfg.UserAgent = "unfixed-operator"
+	c, err := client.New(opCfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &unfixed.ProjectReconciler{Client: c}
+	const reconciles = 3
+	for i := 0; i < reconciles; i++ {
+		_ = r.Reconcile(ctx, p.DeepCopy()) // the later ones 409: that is the point
+	}
+	if err := env.Stop(); err != nil { // flushes the log
+		t.Fatal(err)
+	}
+
+	f, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var agg audit.Aggregator
+	if err := audit.Read(f, log, agg.Add, func(s audit.Skip) { t.Errorf("skipped %s", s) }); err != nil {
+		t.Fatal(err)
+	}
+	rep := agg.Report()
+	found, err := driver.Findings([]string{"../examples/unfixed"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var findings []audit.Finding
+	for _, f := range found {
+		findings = append(findings, audit.Finding{Pos: f.Pos.String(), Category: f.Category, Message: f.Message})
+	}
+	for _, r := range audit.Join(rep, findings) {
+		if r.UserAgent == "unfixed-operator" {
+			t.Errorf("no site explains %+v", r.Key)
+		}
+	}
+	rows := map[string]*audit.Row{}
+	for _, r := range rep.Rows {
+		if r.UserAgent == "unfixed-operator" {
+			rows[r.Verb+" "+r.Resource+"/"+r.Subresource] = r
+		}
+	}
+	later := (reconciles - 1) * len(p.Spec.Namespaces)
+	creates := rows["create roles/"]
+	if creates == nil || creates.Requests != reconciles*2 || creates.Conflicts != later || creates.CreateConflictUpdate != later {
+		t.Fatalf("role creates: %+v", creates)
+	}
+	status := rows["update projects/status"]
+	if status == nil || status.Conflicts != reconciles-1 {
+		t.Fatalf("status updates: %+v", status)
+	}
+	for row, want := range map[*audit.Row]string{creates: "examples/unfixed/controller.go:35:10 create-update", status: "examples/unfixed/controller.go:44:9 status-update"} {
+		if len(row.Sites) != 1 || !strings.HasSuffix(row.Sites[0].Pos+" "+row.Sites[0].Category, want) || !strings.Contains(row.Sites[0].Message, "fix: Ensure") {
+			t.Errorf("%s %s: sites %+v, want %s", row.Verb, row.Resource, row.Sites, want)
+		}
+	}
+	// The report's first rows are the operator's: the costliest.
+	if rep.Rows[0].UserAgent != "unfixed-operator" {
+		t.Errorf("the costliest row is %+v", rep.Rows[0].Key)
+	}
+}

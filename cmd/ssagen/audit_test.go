@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const auditLine = `{"apiVersion":"audit.k8s.io/v1","kind":"Event","level":"RequestResponse","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/ns/configmaps","verb":"create","user":{"username":"op"},"userAgent":"op/v1","objectRef":{"resource":"configmaps","namespace":"ns","name":"a","apiVersion":"v1"},"responseStatus":{"code":409},"stageTimestamp":"2026-11-25T10:00:00.000000Z"}`
+
+func TestAuditCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.log")
+	bad := filepath.Join(dir, "bad.log")
+	os.WriteFile(good, []byte(auditLine+"\n"), 0o644)
+	os.WriteFile(bad, []byte(auditLine+"\n{\"kind\":\"Pod\"}\n"+auditLine[:50]), 0o644)
+	html := filepath.Join(dir, "report.html")
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		out, errs string
+	}{
+		{[]string{good}, 0, "op      op/v1  -        configmaps  create  1         1    1.0", ""},
+		{[]string{"--json", good}, 0, `"conflicts":1`, ""},
+		{[]string{"--html", html, good}, 0, "configmaps", ""},
+		{[]string{bad}, 3, "configmaps", "skipped " + bad + ":2: apiVersion \"\" kind \"Pod\""},
+		{[]string{bad}, 3, "", bad + ":3: the last line is cut short"},
+		{[]string{filepath.Join(dir, "missing.log")}, 1, "", "no such file"},
+		{[]string{"--since", "yesterday", good}, 2, "", "want an RFC 3339 time"},
+		{nil, 2, "", "Usage: ssagen audit"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := auditCmd(tc.args, strings.NewReader(""), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String(), tc.out) || !strings.Contains(stderr.String(), tc.errs) {
+			t.Errorf("ssagen audit %v: exit %d\n%s%s\nwant exit %d, %q, %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.out, tc.errs)
+		}
+	}
+	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("--html wrote %d bytes: %v", len(b), err)
+	}
+	if d, _ := parseSince("90m", time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)); !d.Equal(time.Date(2026, 11, 25, 10, 30, 0, 0, time.UTC)) {
+		t.Errorf("-since 90m: %v", d)
+	}
+}
