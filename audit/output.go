@@ -31,27 +31,33 @@ func agent(ua string) string {
 }
 
 // WriteTable prints the rows that cost something (all rows with all),
-// with the sites --source found under each.
+// then the sites --source found behind them, by row number.
 func WriteTable(w io.Writer, rep *Report, all bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WRITER\tAGENT\tMANAGER\tRESOURCE\tVERB\tREQUESTS\t409\t409/MIN\tNO-OP\tUNDECIDED\tCREATE→409→UPDATE")
-	shown := 0
+	fmt.Fprintln(tw, "#\tWRITER\tAGENT\tMANAGER\tRESOURCE\tVERB\tREQUESTS\t409\t409/MIN\tNO-OP\tUNDECIDED\tCREATE→409→UPDATE")
+	var shown []*Row
 	for _, r := range rep.Rows {
 		if !all && r.Cost() == 0 && r.CreateConflictUpdate == 0 {
 			continue
 		}
-		shown++
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%d\n", r.User, agent(r.UserAgent), dash(r.FieldManager), r.resource(), r.Verb,
+		shown = append(shown, r)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%d\n", len(shown), r.User, agent(r.UserAgent), dash(r.FieldManager), r.resource(), r.Verb,
 			r.Requests, r.Conflicts, r.ConflictsPerMinute, r.NoopWrites, r.Undecided, r.CreateConflictUpdate)
-		for _, s := range r.Sites {
-			fmt.Fprintf(tw, "\t  %s\t%s\t%s\n", s.Pos, s.Category, s.Message)
-		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if shown == 0 {
+	if len(shown) == 0 {
 		fmt.Fprintln(w, "no 409s and no writes that changed nothing")
+	}
+	for i, r := range shown {
+		for _, s := range r.Sites {
+			fix := s.Message
+			if _, after, ok := strings.Cut(s.Message, "; fix: "); ok {
+				fix = "fix: " + after
+			}
+			fmt.Fprintf(w, "#%d %s %s: %s %s\n    %s\n", i+1, r.Verb, r.resource(), s.Pos, s.Category, fix)
+		}
 	}
 	_, err := fmt.Fprintf(w, "%d requests from %s to %s (%.0f min); %d lines skipped\n", rep.Events,
 		rep.First.UTC().Format(time.RFC3339), rep.Last.UTC().Format(time.RFC3339), rep.Minutes(), rep.Skipped)

@@ -168,3 +168,25 @@ func TestOutputs(t *testing.T) {
 		t.Errorf("HTML not deterministic or without a chart")
 	}
 }
+
+// BenchmarkRead reads and aggregates a log of 10,000 events on 100
+// objects: the per-event cost of a multi-GB log (docs/audit.md).
+func BenchmarkRead(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 10000; i++ {
+		name := fmt.Sprintf("o%d", i%100)
+		sb.WriteString(ev(t0, i, "patch", "configmaps", "", name, 200, "op/v1", "", obj(fmt.Sprint(i/100))))
+	}
+	in := sb.String()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var agg Aggregator
+		if err := Read(strings.NewReader(in), "bench", agg.Add, func(Skip) { b.Fatal("skip") }); err != nil {
+			b.Fatal(err)
+		}
+		if rep := agg.Report(); rep.Events != 10000 {
+			b.Fatal(rep.Events)
+		}
+	}
+}

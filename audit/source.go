@@ -29,7 +29,9 @@ var helperKind = regexp.MustCompile(`\bEnsure([A-Z][A-Za-z0-9]*?)(Status)?\b`)
 // Join attaches to each row that wasted requests the findings that
 // explain it: same resource (the kind the finding's fix ensures,
 // pluralized as Kubernetes names resources) and a category that produces
-// this waste on this verb. It returns the costly rows no finding explains.
+// this waste on this verb. It returns the costly rows of operators (every
+// user but the control plane's system:apiserver, system:kube-*, system:node:*)
+// that no finding explains.
 func Join(rep *Report, findings []Finding) []*Row {
 	var unexplained []*Row
 	for _, r := range rep.Rows {
@@ -47,7 +49,7 @@ func Join(rep *Report, findings []Finding) []*Row {
 			}
 			r.Sites = append(r.Sites, Site{Pos: f.Pos, Category: f.Category, Message: f.Message})
 		}
-		if len(r.Sites) == 0 {
+		if len(r.Sites) == 0 && !controlPlane(r.User) {
 			unexplained = append(unexplained, r)
 		}
 	}
@@ -75,4 +77,10 @@ func categoriesFor(r *Row) []string {
 // resourceOf is a kind's resource name: lower case, plural.
 func resourceOf(kind string) string {
 	return strings.ToLower(flect.Pluralize(kind))
+}
+
+// controlPlane reports the users of Kubernetes' own components, whose
+// writes no operator's source explains.
+func controlPlane(user string) bool {
+	return user == "system:apiserver" || strings.HasPrefix(user, "system:kube-") || strings.HasPrefix(user, "system:node:")
 }
