@@ -27,7 +27,9 @@ func ev(t0 time.Time, sec int, verb, resource, sub, name string, code int, ua st
 	return string(b) + "\n"
 }
 
-func obj(rv string) string { return fmt.Sprintf(`{"kind":"ConfigMap","metadata":{"resourceVersion":%q}}`, rv) }
+func obj(rv string) string {
+	return fmt.Sprintf(`{"kind":"ConfigMap","metadata":{"resourceVersion":%q}}`, rv)
+}
 
 var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 
