@@ -345,7 +345,7 @@ func TestOneRootDecision(t *testing.T) {
 // Kubebuilder plugin's create api), with its apply configuration; any
 // other type error still fails.
 func TestBeforeDeepCopy(t *testing.T) {
-	cfg := generator.Config{Packages: []string{"./testdata/bad/nodeepcopy"}, OutputDir: t.TempDir(), OutputPkg: "example.com/out"}
+	cfg := generator.Config{Packages: []string{"./testdata/nodeepcopy"}, OutputDir: t.TempDir(), OutputPkg: "example.com/out"}
 	if _, err := generator.Render(cfg); err == nil || !strings.Contains(err.Error(), "missing method DeepCopyObject") {
 		t.Fatalf("without BeforeDeepCopy: %v", err)
 	}
