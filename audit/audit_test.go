@@ -22,16 +22,6 @@ import (
 	"github.com/ssagen/ssagen/vet/driver"
 )
 
-// policy is docs/audit.md's policy.
-const policy = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: [RequestReceived]
-rules:
-- level: RequestResponse
-  verbs: [create, update, patch]
-- level: Metadata
-`
-
 // TestSourceNamesTheSites runs the unfixed example operator against an
 // API server writing an audit log, as a cache would feed it (the Project
 // it reconciles is the copy read first), and checks the report: its Role
@@ -40,7 +30,7 @@ rules:
 func TestSourceNamesTheSites(t *testing.T) {
 	dir := t.TempDir()
 	log, policyFile := filepath.Join(dir, "audit.log"), filepath.Join(dir, "policy.yaml")
-	if err := os.WriteFile(policyFile, []byte(policy), 0o644); err != nil {
+	if err := os.WriteFile(policyFile, []byte(audit.Policy), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env, cfg := testenv.StartEnv(t, func(e *envtest.Environment) {
@@ -82,13 +72,8 @@ func TestSourceNamesTheSites(t *testing.T) {
 		b, _ := os.ReadFile(log)
 		os.WriteFile(keep, b, 0o644)
 	}
-	f, err := os.Open(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var agg audit.Aggregator
-	if err := audit.Read(f, log, agg.Add, func(s audit.Skip) { t.Errorf("skipped %s", s) }); err != nil {
+	if err := audit.ReadFile(log, agg.Add, func(s audit.Skip) { t.Errorf("skipped %s", s) }); err != nil {
 		t.Fatal(err)
 	}
 	rep := agg.Report()

@@ -8,7 +8,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
+
+// Policy is the smallest audit policy that gives every number of the
+// report (docs/audit.md): the bodies of writes, whose responses'
+// resourceVersions tell the writes that changed nothing, the metadata of
+// the rest, and each request once.
+const Policy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: RequestResponse
+  verbs: [create, update, patch]
+- level: Metadata
+`
+
+// ReadFile is Read of the file name.
+func ReadFile(name string, each func(*Event), skip func(Skip)) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return Read(f, name, each, skip)
+}
 
 // Skip is a line the reader could not use.
 type Skip struct {

@@ -57,13 +57,8 @@ func TestAuditAgrees(t *testing.T) {
 			}
 			wantNoops := okWrites - bumps
 
-			f, err := os.Open(log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
 			var agg audit.Aggregator
-			if err := audit.Read(f, log, agg.Add, func(s audit.Skip) { t.Errorf("skipped %s", s) }); err != nil {
+			if err := audit.ReadFile(log, agg.Add, func(s audit.Skip) { t.Errorf("skipped %s", s) }); err != nil {
 				t.Fatal(err)
 			}
 			got, gotConflicts := map[string]int{}, map[string]int{}

@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/ssagen/ssagen/audit"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
 
@@ -42,7 +43,7 @@ func StartEnv(opts ...Option) (*Env, error) {
 	var configure []func(*envtest.Environment)
 	if o.auditLog != "" {
 		policy := filepath.Join(filepath.Dir(o.auditLog), "audit-policy.yaml")
-		if err := os.WriteFile(policy, []byte(AuditPolicy), 0o644); err != nil {
+		if err := os.WriteFile(policy, []byte(audit.Policy), 0o644); err != nil {
 			return nil, err
 		}
 		configure = append(configure, func(e *envtest.Environment) {
@@ -68,20 +69,8 @@ type runOptions struct {
 }
 
 // AuditLog has the run's API server write an audit log to path, with
-// AuditPolicy (ssagen audit reads it).
+// audit.Policy (ssagen audit reads it).
 func AuditLog(path string) Option { return func(o *runOptions) { o.auditLog = path } }
-
-// AuditPolicy is docs/audit.md's policy: the bodies of writes (their
-// responses' resourceVersions tell the writes that changed nothing), the
-// metadata of the rest, and each request once.
-const AuditPolicy = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: [RequestReceived]
-rules:
-- level: RequestResponse
-  verbs: [create, update, patch]
-- level: Metadata
-`
 
 // UserAgent is what the controller of a run sends as its user agent: an
 // audit log tells its requests from the run's own setup by it.
