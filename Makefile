@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help seeds generate verify test test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example
+.PHONY: help seeds generate verify test test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -73,6 +73,12 @@ bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and cont
 
 seeds: envtest-assets ## the seed operators fixed in their own code, before and after on envtest (docs/seeds.md; needs their clones, see hack/seeds.sh)
 	bash hack/seeds.sh all
+
+soak: envtest-assets ## the seeded chaos soak on envtest (internal/soak): the short fixed seeds, or SOAK_FOR=60m with SOAK_SEED=n (default: the time) and SOAK_OPS=n; the last line counts operations, checks, violations, requests and changes
+	@set -o pipefail; log=$$(mktemp); \
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 SOAK_FOR="$(SOAK_FOR)" SOAK_SEED="$(SOAK_SEED)" SOAK_OPS="$(SOAK_OPS)" \
+		$(GO) test -count=1 -v -run '^TestSoak$$' -timeout="$${SOAK_TIMEOUT:-4h}" ./internal/soak 2>&1 | tee "$$log" | grep -v '^soak: '; rc=$${PIPESTATUS[0]}; \
+	grep '^soak: ' "$$log" | tail -n1; rm -f "$$log"; exit $$rc
 
 example: envtest-assets ## run the example operator (examples/controller) on a local kube-apiserver and print what it costs
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" $(GO) run ./examples/controller/run

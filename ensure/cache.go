@@ -185,9 +185,25 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	// values are checked in the live object too: the common case (status
 	// churn, other managers' fields) costs a hash and a value walk, not a
 	// typed merge.
-	if e.owned != 0 && ownedHash(live, k.manager, k.subresource) == e.owned && satisfies(live, in.object().Object) {
+	cur := ownedHash(live, k.manager, k.subresource)
+	if e.owned != 0 && cur == e.owned && satisfies(live, in.object().Object) {
 		if o.preview == nil {
 			c.touch(k, hash, version(live))
+		}
+		return true
+	}
+	if cur != 0 && cur != e.owned {
+		// This manager's entry changed since our apply: another writer
+		// took a field, or one under the same field manager (the other
+		// replica, after a leader handover) applied since — perhaps more
+		// fields than this intent, which its apply would prune and a merge
+		// does not show (TestOldLeaderPrunes). The memory vouches for
+		// nothing: decide as without it.
+		if o.schema == nil || !settled(*o.schema, live, in.object(), o, k.subresource) {
+			return false
+		}
+		if o.preview == nil {
+			c.record(k, hash, live, cur)
 		}
 		return true
 	}
