@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -115,37 +116,41 @@ func (w *webhook) install(ctx context.Context, c client.Client, ns string) error
 }
 
 // watchFaults is a transport fault between one replica's informers and the
-// API server: cut breaks every open watch and answers the next watch that
-// resumes from a resourceVersion with 410 Expired, which makes the
-// reflector list again. relists counts the lists it sees (a LIST, or a
-// watch that asks for the initial events).
+// API server: cut breaks every open watch and answers the next watch of
+// each resource that resumes from a resourceVersion with 410 Expired,
+// which makes its reflector list again. It counts, per resource, the
+// lists it sees (a LIST, or a watch that asks for the initial events).
 type watchFaults struct {
-	mu      sync.Mutex
-	open    map[*cutBody]bool
-	expire  int
-	relists atomic.Int64
+	mu     sync.Mutex
+	open   map[*cutBody]bool
+	expire map[string]bool // resources whose next resuming watch is told 410
+	lists  map[string]int  // lists per resource (the URL path)
 }
 
 func (f *watchFaults) wrap(cfg *rest.Config) *rest.Config {
-	f.open = map[*cutBody]bool{}
+	f.open, f.expire, f.lists = map[*cutBody]bool{}, map[string]bool{}, map[string]int{}
 	out := rest.CopyConfig(cfg)
 	out.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripper(func(r *http.Request) (*http.Response, error) {
 			q := r.URL.Query()
 			watch := q.Get("watch") == "true" || q.Get("watch") == "1"
-			if r.Method == http.MethodGet && (!watch || q.Get("sendInitialEvents") == "true") {
-				f.relists.Add(1)
+			resuming := watch && q.Get("resourceVersion") != "" && q.Get("sendInitialEvents") != "true"
+			// A reflector's list carries a limit or a resourceVersion (the
+			// REST mapper's discovery GETs carry neither), or asks a watch
+			// for the initial events.
+			list := r.Method == http.MethodGet && ((!watch && (q.Has("limit") || q.Has("resourceVersion"))) || q.Get("sendInitialEvents") == "true")
+			f.mu.Lock()
+			expire := resuming && f.expire[r.URL.Path]
+			if list {
+				f.lists[r.URL.Path]++
+				delete(f.expire, r.URL.Path) // it lists anyway
 			}
-			if watch && q.Get("resourceVersion") != "" && q.Get("sendInitialEvents") != "true" {
-				f.mu.Lock()
-				expire := f.expire > 0
-				if expire {
-					f.expire--
-				}
-				f.mu.Unlock()
-				if expire {
-					return expired(r), nil
-				}
+			if expire {
+				delete(f.expire, r.URL.Path)
+			}
+			f.mu.Unlock()
+			if expire {
+				return expired(r), nil
 			}
 			resp, err := rt.RoundTrip(r)
 			if err != nil || !watch {
@@ -162,19 +167,38 @@ func (f *watchFaults) wrap(cfg *rest.Config) *rest.Config {
 	return out
 }
 
-// cut breaks the open watches; the next informers watches resuming from a
-// resourceVersion are told it expired.
-func (f *watchFaults) cut(informers int) {
+// cut breaks the open watches and marks every resource listed so far so
+// that its next resuming watch is told it expired. It returns the lists
+// per resource before the cut.
+func (f *watchFaults) cut() map[string]int {
 	f.mu.Lock()
 	open := make([]*cutBody, 0, len(f.open))
 	for b := range f.open {
 		open = append(open, b)
 	}
-	f.expire = informers
+	before := maps.Clone(f.lists)
+	for path := range f.lists {
+		f.expire[path] = true
+	}
 	f.mu.Unlock()
 	for _, b := range open {
 		b.Close()
 	}
+	return before
+}
+
+// listedSince is how many lists each resource of before made since, and
+// whether every one of them made one.
+func (f *watchFaults) listedSince(before map[string]int) (n int, all bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	all = true
+	for path, was := range before {
+		d := f.lists[path] - was
+		n += d
+		all = all && d > 0
+	}
+	return n, all
 }
 
 type cutBody struct {

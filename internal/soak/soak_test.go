@@ -511,24 +511,27 @@ func (r *run) ensureOne(rp *replica, ch *child) (res ensure.Result, err error) {
 	return res, err
 }
 
-// cutWatches breaks every watch of both replicas and waits until each
-// informer listed again.
+// cutWatches breaks every watch of both replicas and waits until each of
+// their informers listed again.
 func (r *run) cutWatches() {
-	before := make([]int64, len(r.replicas))
+	before := make([]map[string]int, len(r.replicas))
 	for i, rp := range r.replicas {
-		before[i] = rp.faults.relists.Load()
-		rp.faults.cut(len(informed))
+		before[i] = rp.faults.cut()
 	}
-	deadline := time.Now().Add(120 * time.Second)
+	deadline := time.Now().Add(180 * time.Second)
 	for i, rp := range r.replicas {
-		for rp.faults.relists.Load() < before[i]+int64(len(informed)) {
+		for {
+			n, all := rp.faults.listedSince(before[i])
+			if all {
+				r.rep.Relists += n
+				break
+			}
 			if time.Now().After(deadline) {
-				r.must(fmt.Errorf("%d lists after the cut, want %d", rp.faults.relists.Load()-before[i], len(informed)), "the watch cut of %s forced no relist", rp.name)
+				r.must(fmt.Errorf("%d lists of %d resources after the cut, not one each", n, len(before[i])), "the watch cut of %s forced no relist", rp.name)
 				return
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		r.rep.Relists += int(rp.faults.relists.Load() - before[i])
 	}
 }
 
