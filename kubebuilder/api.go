@@ -72,7 +72,7 @@ func createAPI(req *Request, env Env, p *project, a args, out files) (err error)
 	if !toDir && !r.SSA {
 		return fmt.Errorf("%s: this project generates apply configurations where controller-gen applyconfiguration did, for kinds marked +kubebuilder:ac:generate=true: create the kind with --ssa", kind)
 	}
-	apiDir := strings.TrimPrefix(strings.TrimPrefix(r.Path, p.Repo), "/")
+	apiDir := r.dir(p.Repo)
 	ctrlDir, pkg := controllerDir(p, group)
 	lower := strings.ToLower(kind)
 	ctrlFile := path.Join(ctrlDir, lower+"_controller.go")
@@ -116,7 +116,7 @@ func createAPI(req *Request, env Env, p *project, a args, out files) (err error)
 			otherDir, _ := controllerDir(p, other.Group)
 			ours := strings.Contains(req.Universe[path.Join(otherDir, otherLower+"_controller.go")], scaffoldedBy) ||
 				(other == r && scaffoldController)
-			typesFile := path.Join(strings.TrimPrefix(strings.TrimPrefix(other.Path, p.Repo), "/"), otherLower+"_types.go")
+			typesFile := path.Join(other.dir(p.Repo), otherLower+"_types.go")
 			types, ok := req.Universe[typesFile]
 			if !ours || !ok || !strings.Contains(types, acOptOut) {
 				continue

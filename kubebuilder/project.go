@@ -89,6 +89,11 @@ func asSlice(v any) []any {
 	return s
 }
 
+// dir is the folder of the kind's API package in the project (slash-separated).
+func (r resource) dir(repo string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(r.Path, repo), "/")
+}
+
 // find returns the resource of a group, version and kind.
 func (p *project) find(group, version, kind string) (resource, bool) {
 	for _, r := range p.Resources {
