@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/ssagen/ssagen/audit"
+	"github.com/ssagen/ssagen/internal/testenv"
 )
 
 // auditVerbs are the audit log's verbs for the requests the benchmark
@@ -24,12 +24,7 @@ var auditVerbs = map[string]string{"GET": "get", "POST": "create", "PUT": "updat
 // update and patch answers 200 less the resourceVersion changes its
 // informers saw).
 func TestAuditAgrees(t *testing.T) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
-			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
-		}
-		t.Skip("KUBEBUILDER_ASSETS is not set")
-	}
+	testenv.Require(t)
 	ctrl.SetLogger(logr.Discard())
 	children := map[string]bool{"roles": true, "rolebindings": true, "serviceaccounts": true, "clusterroles": true, "clusterrolebindings": true}
 	for _, p := range Patterns {

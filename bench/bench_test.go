@@ -11,17 +11,14 @@ import (
 
 	"github.com/go-logr/logr"
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/ssagen/ssagen/internal/testenv"
 )
 
 // TestSmoke runs every pattern through every scenario at a small size,
 // writes the report and checks the counts that do not depend on timing.
 func TestSmoke(t *testing.T) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
-			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
-		}
-		t.Skip("KUBEBUILDER_ASSETS is not set")
-	}
+	testenv.Require(t)
 	ctrl.SetLogger(logr.Discard())
 	res, err := Run(context.Background(), Smoke, testWriter{t})
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ssagen/ssagen/internal/testenv"
 )
 
 // TestVetCommand runs `ssagen vet` and `go vet -vettool=ssagen` on a
@@ -305,12 +307,7 @@ func TestReconcile(t *testing.T) {
 // (which it does not import); the rewritten reconciler builds, its test
 // passes, and its resyncs send nothing and get no 409.
 func TestVetFixEndToEnd(t *testing.T) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
-			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
-		}
-		t.Skip("KUBEBUILDER_ASSETS is not set")
-	}
+	testenv.Require(t)
 	bin, dir := vetSetup(t, "zzvete2e")
 	file := filepath.Join(dir, "op.go")
 	if err := os.WriteFile(file, []byte(e2eOperator), 0o644); err != nil {

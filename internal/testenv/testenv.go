@@ -28,12 +28,7 @@ func Start(t testing.TB) *rest.Config {
 // its API server); configure may set it up further before it starts.
 func StartEnv(t testing.TB, configure ...func(*envtest.Environment)) (*envtest.Environment, *rest.Config) {
 	t.Helper()
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
-			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
-		}
-		t.Skip("KUBEBUILDER_ASSETS is not set: run `make test` to test against a real kube-apiserver")
-	}
+	Require(t)
 	env, cfg, err := New(configure...)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +39,19 @@ func StartEnv(t testing.TB, configure ...func(*envtest.Environment)) (*envtest.E
 		}
 	})
 	return env, cfg
+}
+
+// Require skips a test that needs kube-apiserver's binaries when
+// KUBEBUILDER_ASSETS is not set, and fails it instead when
+// SSAGEN_REQUIRE_ENVTEST is (make test, CI).
+func Require(t testing.TB) {
+	t.Helper()
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		if os.Getenv("SSAGEN_REQUIRE_ENVTEST") != "" {
+			t.Fatal("KUBEBUILDER_ASSETS is not set: run `make envtest-assets` (or `make test`)")
+		}
+		t.Skip("KUBEBUILDER_ASSETS is not set: run `make test` to test against a real kube-apiserver")
+	}
 }
 
 // New starts a kube-apiserver and etcd (KUBEBUILDER_ASSETS) with the
