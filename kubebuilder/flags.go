@@ -151,15 +151,6 @@ func parseArgs(sub string, raw []string, chain []string) (args, error) {
 	return out, nil
 }
 
-func (a args) bool(name string, def bool) bool {
-	v, ok := a[name]
-	if !ok {
-		return def
-	}
-	b, _ := strconv.ParseBool(v)
-	return b
-}
-
 func commandName(sub string) string {
 	if sub == "api" {
 		return "create api"

@@ -145,7 +145,7 @@ func TestParseArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a["group"] != "web" || a["kind"] != "Site" || !a.bool("resource", false) || a.bool("controller", true) || a["child"] != "configmap" {
+	if a["group"] != "web" || a["kind"] != "Site" || a["resource"] != "true" || a["controller"] != "false" || a["child"] != "configmap" {
 		t.Errorf("parsed %v", a)
 	}
 	// Another plugin in the chain may have flags of its own.
