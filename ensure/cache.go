@@ -309,7 +309,7 @@ func ownedHash(obj client.Object, manager, subresource string) uint64 {
 // merge schema, gives live back: list-map items, set values and map keys
 // of other managers are allowed; any error is a doubt.
 func mergeIsNoop(t typed.ParseableType, live client.Object, desired *unstructured.Unstructured) bool {
-	tl, err := t.FromStructured(live, typed.AllowDuplicates)
+	tl, err := typedOf(t, live)
 	if err != nil {
 		return false
 	}

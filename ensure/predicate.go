@@ -50,11 +50,11 @@ func ownedFieldsChanged(fieldManager string, t typed.ParseableType, before, afte
 	if owned.Empty() {
 		return true
 	}
-	tb, err := t.FromStructured(before, typed.AllowDuplicates)
+	tb, err := typedOf(t, before)
 	if err != nil {
 		return true
 	}
-	ta, err := t.FromStructured(after, typed.AllowDuplicates)
+	ta, err := typedOf(t, after)
 	if err != nil {
 		return true
 	}

@@ -124,24 +124,6 @@ func schemaOr(t *typed.ParseableType) typed.ParseableType {
 	return typed.DeducedParseableType
 }
 
-// typedOf reads obj (nil: an empty object) as a value of pt.
-func typedOf(pt typed.ParseableType, obj client.Object) (*typed.TypedValue, error) {
-	var tv *typed.TypedValue
-	var err error
-	switch o := obj.(type) {
-	case nil:
-		tv, err = pt.FromUnstructured(map[string]any{}, typed.AllowDuplicates)
-	case *unstructured.Unstructured:
-		tv, err = pt.FromUnstructured(o.Object, typed.AllowDuplicates)
-	default:
-		tv, err = pt.FromStructured(o, typed.AllowDuplicates)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("ensure: preview: %w", err)
-	}
-	return tv, nil
-}
-
 // show prints the value at p in v as JSON.
 func show(v value.Value, p fieldpath.Path) string {
 	for _, pe := range p {

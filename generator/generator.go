@@ -102,7 +102,7 @@ func Load(cfg *Config) (*model.Universe, error) {
 		flags = append(flags, "-tags="+cfg.BuildTags)
 	}
 	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, Layout: layout, External: external,
-		EnsureKinds: cfg.EnsureKinds, AllowDangerousTypes: cfg.AllowDangerousTypes,
+		EnsureKinds: cfg.EnsureKinds, Ensure: cfg.Ensure, AllowDangerousTypes: cfg.AllowDangerousTypes,
 		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen", Log: cfg.Log, Loader: cfg.loader, BeforeDeepCopy: cfg.BeforeDeepCopy})
 	if err != nil {
 		wd := cfg.Dir
@@ -168,7 +168,6 @@ func Render(cfg Config) ([]Tree, error) {
 			return nil, fmt.Errorf("--go-header-file: %w", err)
 		}
 	}
-	u.Ensure = cfg.Ensure
 	var roots []string
 	byRoot := map[string][]*model.GroupVersion{}
 	dirs := map[string]string{}

@@ -22,6 +22,8 @@ import (
 const (
 	metaV1Pkg        = "k8s.io/apimachinery/pkg/apis/meta/v1"
 	managedfieldsPkg = "k8s.io/apimachinery/pkg/util/managedfields"
+	runtimePkg       = "k8s.io/apimachinery/pkg/runtime"
+	unstructuredPkg  = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // typeFile renders the apply configuration of one struct type.
@@ -182,9 +184,23 @@ func (e *typeFile) extract() {
 	body := []jen.Code{
 		jen.Id("b").Op(":=").Op("&").Id(ac).Values(),
 		jen.Id("err").Op(":=").Qual(managedfieldsPkg, "ExtractInto").Call(jen.Id(obj), parser, jen.Id("fieldManager"), jen.Id("b"), jen.Id("subresource")),
+	}
+	if len(t.Root.Unreflectable) > 0 && !e.u.Compat {
+		// structured-merge-diff's reflection panics on uint64: the object
+		// is read through its JSON (internal.Unstructured).
+		body = []jen.Code{
+			jen.Comment(fmt.Sprintf("structured-merge-diff's reflection cannot read uint64 (%s):", model.Abbrev(t.Root.Unreflectable, 1))),
+			jen.Comment("the object is read through its JSON."),
+			jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Qual(e.u.OutputPkg+"/internal", "Unstructured").Call(jen.Id(obj)),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.Id("b").Op(":=").Op("&").Id(ac).Values(),
+			jen.Id("err").Op("=").Qual(managedfieldsPkg, "ExtractInto").Call(jen.Id("u"), parser, jen.Id("fieldManager"), jen.Id("b"), jen.Id("subresource")),
+		}
+	}
+	body = append(body,
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		jen.Id("b").Dot("WithName").Call(jen.Id(obj).Dot("Name")),
-	}
+	)
 	if t.Root.Namespaced {
 		body = append(body, jen.Id("b").Dot("WithNamespace").Call(jen.Id(obj).Dot("Namespace")))
 	}

@@ -77,7 +77,7 @@ func NewAliases(u *model.Universe, extra []string) Aliases {
 }
 
 // reserved are identifiers generated code declares or uses unqualified.
-var reserved = map[string]bool{"b": true, "value": true, "values": true, "entries": true, "i": true, "k": true, "v": true, "err": true,
+var reserved = map[string]bool{"b": true, "value": true, "values": true, "entries": true, "i": true, "k": true, "v": true, "err": true, "u": true, "c": true, "obj": true, "opts": true,
 	"fieldManager": true, "subresource": true}
 
 func itoa(i int) string {

@@ -25,7 +25,11 @@ type File struct {
 // Render renders every file of the output tree in memory. header is the
 // optional boilerplate (license) that goes above ssagen's own header.
 func Render(u *model.Universe, header []byte) ([]File, error) {
-	aliases := NewAliases(u, []string{managedfieldsPkg, u.OutputPkg + "/internal"})
+	extra := []string{managedfieldsPkg, u.OutputPkg + "/internal"}
+	if len(unreflectableKinds(u)) > 0 {
+		extra = append(extra, runtimePkg, unstructuredPkg, smdTyped(u), "encoding/json", "bytes", "fmt", "strings")
+	}
+	aliases := NewAliases(u, extra)
 	var files []File
 	var errs []string
 	add := func(rel string, f *jen.File) {
@@ -88,10 +92,7 @@ func numbered(src []byte) string {
 }
 
 func internalFile(u *model.Universe, yml string, aliases Aliases) *jen.File {
-	typed := u.SMDTyped
-	if typed == "" {
-		typed = smdTypedV6
-	}
+	typed := smdTyped(u)
 	f := newFile(u.OutputPkg+"/internal", aliases)
 	comment(f, "Parser returns the structured-merge-diff parser of the schema of every type\nin this output tree, shared by all its group versions.")
 	f.Func().Id("Parser").Params().Op("*").Qual(typed, "Parser").Block(
@@ -108,6 +109,9 @@ func internalFile(u *model.Universe, yml string, aliases Aliases) *jen.File {
 	f.Var().Id("parserOnce").Qual("sync", "Once")
 	f.Var().Id("parser").Op("*").Qual(typed, "Parser")
 	f.Var().Id("schemaYAML").Op("=").Qual(typed, "YAMLObject").Call(jen.Op("`" + yml + "`"))
+	if len(unreflectableKinds(u)) > 0 {
+		unstructuredFuncs(f)
+	}
 	return f
 }
 
@@ -134,11 +138,14 @@ func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
 		jen.Switch(jen.Id("kind")).Block(cases...),
 		jen.Return(jen.Nil()),
 	)
+	if u.NoTypeConverter {
+		return f
+	}
 	f.Line()
 	comment(f, "NewTypeConverter returns a type converter that knows the schema of every\ntype in this output tree.")
 	scheme := jen.Id("scheme").Op("*").Qual("k8s.io/apimachinery/pkg/runtime", "Scheme")
 	parser := jen.Qual(u.OutputPkg+"/internal", "Parser").Call()
-	if u.SMDTyped == smdTypedV4 {
+	if u.SMDTyped == model.SMDTypedV4 {
 		// Before k8s.io v0.34 managedfields had no scheme type converter;
 		// applyconfiguration-gen used client-go's testing one.
 		const testingPkg = "k8s.io/client-go/testing"
@@ -149,10 +156,120 @@ func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
 		)
 		return f
 	}
+	unreflectable := unreflectableKinds(u)
+	converter := jen.Qual(managedfieldsPkg, "NewSchemeTypeConverter").Call(jen.Id("scheme"), parser)
+	if len(unreflectable) == 0 {
+		f.Func().Id("NewTypeConverter").Params(scheme).Qual(managedfieldsPkg, "TypeConverter").Block(jen.Return(converter))
+		return f
+	}
 	f.Func().Id("NewTypeConverter").Params(scheme).Qual(managedfieldsPkg, "TypeConverter").Block(
-		jen.Return(jen.Qual(managedfieldsPkg, "NewSchemeTypeConverter").Call(jen.Id("scheme"), parser)),
+		jen.Return(jen.Id("typeConverter").Values(converter)),
+	)
+	f.Line()
+	comment(f, "typeConverter reads the kinds holding uint64 values, which structured-merge-diff's\nreflection cannot read, through their unstructured form.")
+	f.Type().Id("typeConverter").Struct(jen.Qual(managedfieldsPkg, "TypeConverter"))
+	f.Line()
+	var kinds []jen.Code
+	for _, k := range unreflectable {
+		kinds = append(kinds, jen.Op("*").Qual(k.Name.Pkg, k.Name.Name))
+	}
+	f.Func().Params(jen.Id("c").Id("typeConverter")).Id("ObjectToTyped").
+		Params(jen.Id("obj").Qual(runtimePkg, "Object"), jen.Id("opts").Op("...").Qual(smdTyped(u), "ValidationOptions")).
+		Params(jen.Op("*").Qual(smdTyped(u), "TypedValue"), jen.Error()).Block(
+		jen.Switch(jen.Id("obj").Assert(jen.Type())).Block(
+			jen.Case(kinds...).Block(
+				jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Qual(u.OutputPkg+"/internal", "Unstructured").Call(jen.Id("obj")),
+				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.Id("obj").Op("=").Id("u"),
+			),
+		),
+		jen.Return(jen.Id("c").Dot("TypeConverter").Dot("ObjectToTyped").Call(jen.Id("obj"), jen.Id("opts").Op("..."))),
 	)
 	return f
+}
+
+// unstructuredFuncs declares internal.Unstructured, which reads an object
+// through its JSON for the kinds whose uint64 values structured-merge-diff's
+// reflection cannot read, and the number conversion it needs.
+func unstructuredFuncs(f *jen.File) {
+	const jsonPkg = "encoding/json"
+	errNil := func(ret ...jen.Code) jen.Code {
+		return jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(ret...))
+	}
+	f.Line()
+	comment(f, `Unstructured reads obj through its JSON, as the API server reads it, for
+the kinds whose uint64 values structured-merge-diff's reflection cannot
+read; an integer past int64, which no API object can hold, is an error
+naming its field. (runtime's DefaultUnstructuredConverter would leave a
+uint64 field a uint64.)`)
+	f.Func().Id("Unstructured").Params(jen.Id("obj").Qual(runtimePkg, "Object")).
+		Params(jen.Op("*").Qual(unstructuredPkg, "Unstructured"), jen.Error()).Block(
+		jen.List(jen.Id("data"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("obj")),
+		errNil(jen.Nil(), jen.Id("err")),
+		jen.Id("d").Op(":=").Qual(jsonPkg, "NewDecoder").Call(jen.Qual("bytes", "NewReader").Call(jen.Id("data"))),
+		jen.Id("d").Dot("UseNumber").Call(),
+		jen.Var().Id("m").Map(jen.String()).Interface(),
+		jen.If(jen.Id("err").Op(":=").Id("d").Dot("Decode").Call(jen.Op("&").Id("m")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		jen.If(jen.Id("err").Op(":=").Id("numbers").Call(jen.Id("m"), jen.Lit("")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		jen.Return(jen.Op("&").Qual(unstructuredPkg, "Unstructured").Values(jen.Dict{jen.Id("Object"): jen.Id("m")}), jen.Nil()),
+	)
+	f.Line()
+	comment(f, "numbers turns the JSON numbers under v into int64, or float64 where they\nare not integers, in place.")
+	convert := func(target jen.Code, path jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.List(jen.Id("n"), jen.Id("err")).Op(":=").Id("number").Call(jen.Id("e"), path),
+			errNil(jen.Id("err")),
+			jen.Add(target).Op("=").Id("n"),
+		}
+	}
+	f.Func().Id("numbers").Params(jen.Id("v").Interface(), jen.Id("path").String()).Error().Block(
+		jen.Switch(jen.Id("v").Op(":=").Id("v").Assert(jen.Type())).Block(
+			jen.Case(jen.Map(jen.String()).Interface()).Block(
+				jen.For(jen.List(jen.Id("k"), jen.Id("e")).Op(":=").Range().Id("v")).Block(
+					convert(jen.Id("v").Index(jen.Id("k")), jen.Id("path").Op("+").Lit(".").Op("+").Id("k"))...),
+			),
+			jen.Case(jen.Index().Interface()).Block(
+				jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("v")).Block(
+					convert(jen.Id("v").Index(jen.Id("i")), jen.Id("path").Op("+").Qual("fmt", "Sprintf").Call(jen.Lit("[%d]"), jen.Id("i")))...),
+			),
+		),
+		jen.Return(jen.Nil()),
+	)
+	f.Line()
+	f.Func().Id("number").Params(jen.Id("v").Interface(), jen.Id("path").String()).Params(jen.Interface(), jen.Error()).Block(
+		jen.List(jen.Id("n"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Qual(jsonPkg, "Number")),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Id("v"), jen.Id("numbers").Call(jen.Id("v"), jen.Id("path")))),
+		jen.If(jen.List(jen.Id("i"), jen.Id("err")).Op(":=").Id("n").Dot("Int64").Call(), jen.Id("err").Op("==").Nil()).Block(jen.Return(jen.Id("i"), jen.Nil())),
+		jen.If(jen.Op("!").Qual("strings", "ContainsAny").Call(jen.Id("n").Dot("String").Call(), jen.Lit(".eE"))).Block(
+			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s is %s, past the largest integer a Kubernetes object can hold"), jen.Id("path"), jen.Id("n")))),
+		jen.Return(jen.Id("n").Dot("Float64").Call()),
+	)
+}
+
+// unreflectableKinds are the generated kinds whose Extract and type
+// converter read objects through their unstructured form
+// (Root.Unreflectable); none with --compat=applyconfiguration-gen.
+func unreflectableKinds(u *model.Universe) []*model.Type {
+	var out []*model.Type
+	if u.Compat {
+		return nil
+	}
+	for _, gv := range u.GroupVersions {
+		for _, k := range gv.Kinds() {
+			if len(k.Root.Unreflectable) > 0 && !gv.External {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// smdTyped is structured-merge-diff's typed package of the module.
+func smdTyped(u *model.Universe) string {
+	if u.SMDTyped == "" {
+		return model.SMDTypedV6
+	}
+	return u.SMDTyped
 }
 
 func nonEmpty(g string) string {
@@ -204,9 +321,3 @@ var knownOS = map[string]bool{"aix": true, "android": true, "darwin": true, "dra
 var knownArch = map[string]bool{"386": true, "amd64": true, "amd64p32": true, "arm": true, "armbe": true, "arm64": true, "arm64be": true, "loong64": true,
 	"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "mips64p32": true, "mips64p32le": true, "ppc": true, "ppc64": true, "ppc64le": true,
 	"riscv": true, "riscv64": true, "s390": true, "s390x": true, "sparc": true, "sparc64": true, "wasm": true}
-
-// The structured-merge-diff typed packages of k8s.io before and since v0.34.
-const (
-	smdTypedV4 = "sigs.k8s.io/structured-merge-diff/v4/typed"
-	smdTypedV6 = "sigs.k8s.io/structured-merge-diff/v6/typed"
-)

@@ -14,7 +14,6 @@ import (
 	"go/token"
 	"go/types"
 	"io"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -22,7 +21,6 @@ import (
 	"strings"
 
 	"github.com/gobuffalo/flect"
-	"golang.org/x/mod/semver"
 	"golang.org/x/tools/go/packages"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
@@ -53,6 +51,8 @@ type Config struct {
 	// EnsureKinds are kinds of other modules (<package>.<Kind>, such as
 	// k8s.io/api/rbac/v1.Role) that get Ensure helpers.
 	EnsureKinds []string
+	// Ensure asks for EnsureX helpers as well as builders.
+	Ensure bool
 	// AllowDangerousTypes accepts float fields in CRD packages
 	// (controller-gen's crd:allowDangerousTypes=true).
 	AllowDangerousTypes bool
@@ -382,6 +382,8 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 	l.warnPatchTags()
 	l.resolveJSON()
 	l.validate()
+	l.markUnreflectable()
+	smdTyped, noTypeConverter := l.k8sFit()
 	if !anyKind {
 		for _, in := range l.sortedInputs() {
 			if in.hasStructs {
@@ -394,7 +396,8 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 		return nil, nil, err
 	}
 	own, theirs := l.vendoredWarnings()
-	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Warnings: own, VendoredWarnings: theirs, SMDTyped: smdTyped(cfg.Dir)}
+	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Ensure: cfg.Ensure, Warnings: own, VendoredWarnings: theirs,
+		Compat: cfg.CompatApplyconfigurationGen, SMDTyped: smdTyped, NoTypeConverter: noTypeConverter}
 	for _, in := range l.sortedInputs() {
 		if len(in.gv.Types) == 0 {
 			continue
@@ -1020,21 +1023,4 @@ func (l *loader) parseMarkers(lines []markerLine, target ctmarkers.TargetType) m
 		}
 	}
 	return vals
-}
-
-// smdTyped is the structured-merge-diff typed package that the module in
-// dir builds with: k8s.io/apimachinery's managedfields takes v4 types before
-// v0.34 and v6 since, and generated Extract functions hand it a parser.
-func smdTyped(dir string) string {
-	const v4, v6 = "sigs.k8s.io/structured-merge-diff/v4/typed", "sigs.k8s.io/structured-merge-diff/v6/typed"
-	cmd := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "k8s.io/apimachinery")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return v6
-	}
-	if v := strings.TrimSpace(string(out)); semver.IsValid(v) && semver.Compare(v, "v0.34.0-0") < 0 {
-		return v4
-	}
-	return v6
 }

@@ -92,7 +92,7 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 			l.external = append(l.external, t)
 		}
 	case *types.Basic:
-		t.Shape, t.Value = model.ShapeValue, basicValue(u)
+		t.Shape, t.Value, t.Basic = model.ShapeValue, basicValue(u), u.Name()
 	case *types.Slice:
 		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
 			t.Shape, t.Value = model.ShapeValue, model.ValueString
@@ -246,13 +246,6 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 			if report {
 				l.unsupported(pos, what, t)
 			}
-		}
-		if t.Kind() == types.Uint64 && report {
-			// structured-merge-diff's reflection deliberately has no
-			// uint64 (valuereflect.go: values past int64 have no form):
-			// Extract and the helpers' skip check would panic on it.
-			l.errs.Add(pos, "use int64 (the CRD's integer is int64 anyway), or uint32",
-				"%s has type uint64, which structured-merge-diff's reflection cannot convert: the generated Extract and the Ensure helpers would panic on it", what)
 		}
 		return &model.TypeRef{Kind: model.RefBasic, Basic: t.Name()}
 	case *types.Pointer:

@@ -9,6 +9,7 @@
 package model
 
 import (
+	"fmt"
 	"go/token"
 
 	"github.com/ssagen/ssagen/generator/diag"
@@ -37,7 +38,21 @@ type Universe struct {
 	// generated code is built in: apimachinery's managedfields takes its
 	// ParseableType, v4 before k8s.io v0.34, v6 since.
 	SMDTyped string
+	// Compat: the output is applyconfiguration-gen's, function for
+	// function (--compat=applyconfiguration-gen), including its Extract
+	// and NewTypeConverter for kinds with Root.Unreflectable values.
+	Compat bool
+	// NoTypeConverter: the module's client-go predates the type converter
+	// utils.go builds (client-go/testing's, v0.31), so utils.go has
+	// ForKind alone, as applyconfiguration-gen wrote it then.
+	NoTypeConverter bool
 }
+
+// The typed packages of structured-merge-diff, for Universe.SMDTyped.
+const (
+	SMDTypedV4 = "sigs.k8s.io/structured-merge-diff/v4/typed"
+	SMDTypedV6 = "sigs.k8s.io/structured-merge-diff/v6/typed"
+)
 
 // GroupVersion is one input package and its generated output package.
 type GroupVersion struct {
@@ -146,6 +161,9 @@ type Type struct {
 	// Shape and, per shape, the details below.
 	Shape Shape
 	Value ValueKind // ShapeValue
+	// Basic is the underlying basic type of a named scalar (type Limit
+	// uint64), or "".
+	Basic string
 	// Elem is the element (ShapeSlice, ShapeMap) or the aliased/underlying
 	// type expression.
 	Elem *TypeRef
@@ -197,6 +215,12 @@ type Root struct {
 	// every name of the output package (ExtractWidgetFrom of kind Widget
 	// and ExtractWidgetFrom of kind WidgetFrom cannot both exist).
 	Funcs RootFuncs
+	// Unreflectable are the JSON paths (.spec.limit, .spec.items[*].max)
+	// of the kind's values that structured-merge-diff's reflection cannot
+	// read — uint64, which it leaves out on purpose — sorted. Code that
+	// hands such an object to structured-merge-diff converts it to its
+	// unstructured form first.
+	Unreflectable []string
 }
 
 // RootFuncs names a kind's Extract functions.
@@ -204,6 +228,15 @@ type RootFuncs struct {
 	Extract     string            // Extract<Kind>
 	ExtractFrom string            // Extract<Kind>From
 	ExtractSub  map[string]string // subresource → Extract<Kind><Subresource>
+}
+
+// Abbrev joins the first n of paths and says how many more there are:
+// ".spec.a, .spec.b and 4 more".
+func Abbrev(paths []string, n int) string {
+	if len(paths) <= n {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:n], ", "), len(paths)-n)
 }
 
 // Field is one serialised field of a struct.

@@ -45,6 +45,14 @@ type ProxySpec struct {
 	// Replicas of the proxy deployment.
 	// +optional
 	Replicas *int32 `json:"replicas,omitempty"`
+
+	// MaxRequestBytes limits a request's body. Proxies take byte limits as
+	// uint64 (Envoy Gateway's and prometheus-operator's APIs do), which
+	// structured-merge-diff's reflection cannot read: Extract, the type
+	// converter and the Ensure runtime read a Proxy through its
+	// unstructured form.
+	// +optional
+	MaxRequestBytes *uint64 `json:"maxRequestBytes,omitempty"`
 }
 
 // Listener accepts traffic on a port.

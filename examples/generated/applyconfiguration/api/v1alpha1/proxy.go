@@ -41,8 +41,14 @@ func Proxy(name, namespace string) *ProxyApplyConfiguration {
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
 func ExtractProxyFrom(proxy *platformv1alpha1.Proxy, fieldManager string, subresource string) (*ProxyApplyConfiguration, error) {
+	// structured-merge-diff's reflection cannot read uint64 (.spec.maxRequestBytes):
+	// the object is read through its JSON.
+	u, err := internal.Unstructured(proxy)
+	if err != nil {
+		return nil, err
+	}
 	b := &ProxyApplyConfiguration{}
-	err := managedfields.ExtractInto(proxy, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"), fieldManager, b, subresource)
+	err = managedfields.ExtractInto(u, internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"), fieldManager, b, subresource)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,12 @@ type ProxySpecApplyConfiguration struct {
 	Backend *corev1ac.ObjectReferenceApplyConfiguration `json:"backend,omitempty"`
 	// Replicas of the proxy deployment.
 	Replicas *int32 `json:"replicas,omitempty"`
+	// MaxRequestBytes limits a request's body. Proxies take byte limits as
+	// uint64 (Envoy Gateway's and prometheus-operator's APIs do), which
+	// structured-merge-diff's reflection cannot read: Extract, the type
+	// converter and the Ensure runtime read a Proxy through its
+	// unstructured form.
+	MaxRequestBytes *uint64 `json:"maxRequestBytes,omitempty"`
 }
 
 // ProxySpecApplyConfiguration constructs a declarative configuration of the ProxySpec type for use with
@@ -107,5 +113,13 @@ func (b *ProxySpecApplyConfiguration) WithBackend(value *corev1ac.ObjectReferenc
 // If called multiple times, the Replicas field is set to the value of the last call.
 func (b *ProxySpecApplyConfiguration) WithReplicas(value int32) *ProxySpecApplyConfiguration {
 	b.Replicas = &value
+	return b
+}
+
+// WithMaxRequestBytes sets the MaxRequestBytes field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MaxRequestBytes field is set to the value of the last call.
+func (b *ProxySpecApplyConfiguration) WithMaxRequestBytes(value uint64) *ProxySpecApplyConfiguration {
+	b.MaxRequestBytes = &value
 	return b
 }
