@@ -170,10 +170,10 @@ func TestMetadataSettersKept(t *testing.T) {
 }
 
 // TestUnsignedShapes runs the unsigned golden's own test: every unsigned
-// shape ssagen accepts is decoded, converted by the generated type
-// converter and extracted by the generated Extract without a panic (uint64,
-// which structured-merge-diff's reflection cannot convert, is refused:
-// bad/uint64).
+// shape is decoded, converted by the generated type converter and
+// extracted by the generated Extract without a panic — uint64, which
+// structured-merge-diff's reflection cannot read, through the object's
+// JSON — and a value past int64 is an error naming its field.
 func TestUnsignedShapes(t *testing.T) {
 	out, err := exec.Command("go", "test", "-count=1", "./testdata/unsigned/want/...").CombinedOutput()
 	if err != nil {

@@ -35,6 +35,7 @@ var scenarios = []struct {
 	{name: "names", packages: []string{"./testdata/names/input"}, ensure: true},
 	{name: "metasetters", packages: []string{"./testdata/metasetters/input"}},
 	{name: "unsigned", packages: []string{"./testdata/unsigned/input"}},
+	{name: "unreachable", packages: []string{"./testdata/unreachable/input/api/v1"}},
 	{name: "multigroup", packages: []string{"./testdata/multigroup/input/..."}, ensure: true},
 	{name: "external", packages: []string{"./testdata/external/input"},
 		external: module + "/generator/testdata/external/thirdparty:" + module + "/generator/testdata/external/thirdpartyac"},
@@ -214,7 +215,6 @@ func TestBadInput(t *testing.T) {
 		{"array", []string{"./testdata/bad/array"}, "", []string{"types.go:7:2: Spec.Pair has array type [2]string", "fix: use a slice"}},
 		{"anyfield", []string{"./testdata/bad/anyfield"}, "", []string{"types.go:8:2: Spec.Value has type any, which cannot be serialised", "apiextensionsv1.JSON"}},
 		{"inlinecycle", []string{"./testdata/bad/inlinecycle"}, "", []string{"types.go:11:3: Link inlines itself through Link → Node → Link", "types.go:16:3: Node inlines itself through Node → Link → Node", "fix: give one of the embeds a JSON name"}},
-		{"uint64", []string{"./testdata/bad/uint64"}, "", []string{"types.go:10:2: Spec.Big has type uint64, which structured-merge-diff's reflection cannot convert", "types.go:11:2: Spec.Ptr", "types.go:12:2: Spec.List", "types.go:13:2: Spec.Map", "fix: use int64"}},
 		{"unexported", []string{"./testdata/bad/unexported"}, "", []string{"types.go:12:2: Spec has an unexported field", "fix: export the field, or tag it `json:\"-\"`"}},
 		{"recursivelist", []string{"./testdata/bad/recursivelist"}, "", []string{"types.go:20:6: Nested holds Nested, which holds itself: controller-gen writes the inner Nested without a list of items", "fix: bound the nesting"}},
 		{"recursivestruct", []string{"./testdata/bad/recursivestruct"}, "", []string{"types.go:8:2: Spec.Next holds Spec, which holds itself: controller-gen writes the inner Spec without a type, which the API server refuses"}},
@@ -367,4 +367,30 @@ func TestBeforeDeepCopy(t *testing.T) {
 	if _, err := generator.Render(cfg); err == nil || !strings.Contains(err.Error(), "undefined: Undefined") {
 		t.Errorf("another type error with BeforeDeepCopy: %v", err)
 	}
+}
+
+// TestUnreachableTypes: rules apply to what the kinds use (issue 36). In a
+// package the API imports for one string type, a struct without json tags
+// that no kind uses is generated as encoding/json writes it, and one that
+// breaks a builder rule is left out, with what uses it, each with a
+// warning that names the rule — never an error for the whole API.
+func TestUnreachableTypes(t *testing.T) {
+	var warnings strings.Builder
+	cfg := scenarioConfig("unreachable", []string{"./testdata/unreachable/input/api/v1"}, "")
+	cfg.Warnings = &warnings
+	if _, err := generator.Render(cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Broken is left out of the output: no kind uses it, and +listType=map on Broken.Items without +listMapKey",
+		"UsesBroken is left out of the output: no kind uses it, and it uses a type left out",
+	} {
+		if !strings.Contains(warnings.String(), want) {
+			t.Errorf("no warning %q in:\n%s", want, warnings.String())
+		}
+	}
+	if n := strings.Count(warnings.String(), "warning: "); n != 2 {
+		t.Errorf("%d warnings, want 2:\n%s", n, warnings.String())
+	}
+	// The same rule on a type a kind uses is an error: bad/listmapkey_missing.
 }

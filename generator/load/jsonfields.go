@@ -28,7 +28,7 @@ func (l *loader) resolveJSON() {
 				where = append(where, fieldPath(f)+" at "+shortPos(f.Pos))
 			}
 			for _, f := range tied {
-				l.errs.Add(f.Pos, "rename one of them with a json tag, or tag one so that it dominates: encoding/json drops both",
+				l.typeErrOf(t, f.Pos, "rename one of them with a json tag, or tag one so that it dominates: encoding/json drops both",
 					"%s: JSON field %q is declared %d times at the same depth, so encoding/json writes none of them: %s",
 					t.Name.Name, f.JSONName, len(tied), strings.Join(where, ", "))
 			}

@@ -237,6 +237,7 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 		discovered:  map[string]discovery{},
 		structs:     map[string]map[string]*ast.StructType{},
 		unexported:  map[*model.Type][]token.Position{},
+		typeErrs:    typeErrs{},
 
 		typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
 		loadPackages:    cfg.loadPackages,
@@ -465,6 +466,10 @@ type loader struct {
 	unexported map[*model.Type][]token.Position
 	// loadPackages loads packages (packages.Load but in tests).
 	loadPackages packagesLoad
+	// owner is the type being modelled or validated, typeErrs the errors
+	// found in each (typeerrs.go).
+	owner    *model.Type
+	typeErrs typeErrs
 	// untypedField is set while the type of a field marked schemaless or
 	// preserve-unknown-fields is modelled: interface{} is legal there.
 	untypedField bool

@@ -31,6 +31,7 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 	}
 	t := &model.Type{Name: name, Pos: l.pos(obj.Pos()), StructType: model.ObjectGranular}
 	l.types[name.String()] = t // before recursing: types may be recursive
+	defer l.modelling(t)()
 
 	n, _ := obj.Type().(*types.Named)
 	if n == nil {
@@ -217,7 +218,7 @@ func basicValue(b *types.Basic) model.ValueKind {
 }
 
 func (l *loader) unsupported(pos token.Position, what string, t types.Type) {
-	l.errs.Add(pos, "use a type that has a JSON form the API server accepts: a struct, slice, map, string, bool or number; for arbitrary JSON use apiextensionsv1.JSON or runtime.RawExtension",
+	l.typeErr(pos, "use a type that has a JSON form the API server accepts: a struct, slice, map, string, bool or number; for arbitrary JSON use apiextensionsv1.JSON or runtime.RawExtension",
 		"%s has type %s, which cannot be serialised to a Kubernetes object", what, types.TypeString(t, nil))
 }
 
@@ -236,7 +237,7 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 		}
 		if t.TypeArgs().Len() > 0 || t.TypeParams().Len() > 0 {
 			if report {
-				l.errs.Add(pos, "use a concrete type", "%s uses generic type %s, which is not supported", what, types.TypeString(t, nil))
+				l.typeErr(pos, "use a concrete type", "%s uses generic type %s, which is not supported", what, types.TypeString(t, nil))
 			}
 			return &model.TypeRef{Kind: model.RefInterface}
 		}
@@ -258,7 +259,7 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 		// encoding/json writes an array as a list, but structured-merge-diff's
 		// reflection (Extract, the skip check) panics on Go arrays.
 		if report {
-			l.errs.Add(pos, "use a slice with +kubebuilder:validation:MinItems and MaxItems for a fixed length",
+			l.typeErr(pos, "use a slice with +kubebuilder:validation:MinItems and MaxItems for a fixed length",
 				"%s has array type %s: Extract and the apply runtime read objects with structured-merge-diff, which cannot handle Go arrays", what, types.TypeString(t, nil))
 		}
 		return &model.TypeRef{Kind: model.RefInterface}

@@ -10,28 +10,152 @@ import (
 
 // validate checks the fields of generated types: merge markers must fit the
 // field's type, and every struct must have an apply configuration.
+//
+// Rules apply to what the API uses, as controller-gen applies them: the
+// types reachable from the kinds (and the kinds of --ensure-kinds). The
+// CRD rules — json tags, unexported fields, floats, recursion — are not
+// checked elsewhere, since no CRD holds those types; a type no kind
+// reaches that breaks a builder rule is left out with a warning instead of
+// failing the run (settleTypeErrs).
 func (l *loader) validate() {
+	reach := l.reachable()
 	for _, in := range l.sortedInputs() {
 		// A vendored package's CRD is its authors' and is served already:
 		// controller-gen's rules for writing one are not checked there.
 		crd := in.gv.CRD && !in.vendored
 		for _, t := range in.gv.Types {
+			done := l.modelling(t)
 			l.checkInlineCycle(t)
 			for _, f := range t.Fields {
 				l.validateField(t, f)
 				l.checkMapKeys(t.Name.Name+"."+f.GoName, f.Pos, f.Type, map[*model.Type]bool{})
-				if crd {
+				if crd && reach[t] {
 					l.validateCRDField(t, f)
 				}
 			}
+			done()
 			if crd && t.Root != nil {
 				l.checkRecursion(t)
 			}
-			if crd {
+			if crd && reach[t] {
 				for _, pos := range l.unexported[t] {
 					l.errs.Add(pos, "export the field, or tag it `json:\"-\"`", "%s has an unexported field: encoding/json never writes it, while controller-gen puts it in the CRD", t.Name.Name)
 				}
 			}
+		}
+	}
+	l.settleTypeErrs(reach)
+}
+
+// reachable is every type the kinds of the run use, through fields,
+// pointers, slices and maps: what a CRD (or a built-in kind's schema) holds.
+func (l *loader) reachable() map[*model.Type]bool {
+	seen := map[*model.Type]bool{}
+	var ref func(r *model.TypeRef)
+	var visit func(t *model.Type)
+	ref = func(r *model.TypeRef) {
+		if r == nil {
+			return
+		}
+		switch r.Kind {
+		case model.RefPointer, model.RefSlice, model.RefMap:
+			ref(r.Key)
+			ref(r.Elem)
+		case model.RefNamed:
+			visit(r.Named)
+		}
+	}
+	visit = func(t *model.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		for _, f := range t.Fields {
+			ref(f.Type)
+		}
+		ref(t.Key)
+		ref(t.Elem)
+	}
+	for _, n := range sortedKeys(l.types) {
+		if t := l.types[n]; t.Root != nil {
+			visit(t)
+		}
+	}
+	for pkg, kinds := range l.ensureKinds {
+		for _, k := range kinds {
+			visit(l.types[pkg+"."+k])
+		}
+	}
+	return seen
+}
+
+// settleTypeErrs decides the errors found in each type (typeErr): those of
+// a type a kind reaches fail the run; a generated type no kind reaches is
+// left out of the output, with a warning, together with the unreached
+// types that use it — controller-gen never looks at such a type, so it
+// must not cost the user the whole API.
+func (l *loader) settleTypeErrs(reach map[*model.Type]bool) {
+	drop := map[*model.Type]bool{}
+	for t, errs := range l.typeErrs {
+		if reach[t] {
+			for _, e := range errs.Sorted() {
+				l.errs.Add(e.Pos, e.Hint, "%s", e.Msg)
+			}
+		} else {
+			drop[t] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	// What uses a dropped type goes too: its builder would refer to one
+	// that is not written.
+	uses := func(t *model.Type) bool {
+		var in func(r *model.TypeRef) bool
+		in = func(r *model.TypeRef) bool {
+			switch {
+			case r == nil:
+				return false
+			case r.Kind == model.RefNamed:
+				return drop[r.Named]
+			}
+			return in(r.Key) || in(r.Elem)
+		}
+		for _, f := range t.Fields {
+			if in(f.Type) {
+				return true
+			}
+		}
+		return in(t.Key) || in(t.Elem)
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, n := range sortedKeys(l.types) {
+			if t := l.types[n]; !drop[t] && !reach[t] && uses(t) {
+				drop[t], grew = true, true
+			}
+		}
+	}
+	for _, in := range l.sortedInputs() {
+		kept := in.gv.Types[:0]
+		for _, t := range in.gv.Types {
+			if !drop[t] {
+				kept = append(kept, t)
+				continue
+			}
+			why := "it uses a type left out"
+			if errs := l.typeErrs[t]; errs != nil {
+				first := errs.Sorted()[0]
+				why = fmt.Sprintf("%s (%s)", first.Msg, shortPos(first.Pos))
+			}
+			l.warns.Add(t.Pos, "nothing to do unless you need its builder; then fix what the message names",
+				"%s is left out of the output: no kind uses it, and %s", t.Name.Name, why)
+		}
+		in.gv.Types = kept
+	}
+	for n, t := range l.types {
+		if drop[t] {
+			delete(l.types, n)
 		}
 	}
 }
@@ -90,7 +214,7 @@ func (l *loader) checkMapKeys(what string, pos token.Position, r *model.TypeRef,
 		l.checkMapKeys(what, pos, r.Elem, seen)
 	case model.RefMap:
 		if !isStringish(r.Key) {
-			l.errs.Add(pos, "use a string (or a named string type) as the key", "%s is a map with %s keys: Kubernetes objects only have string keys", what, refString(r.Key))
+			l.typeErr(pos, "use a string (or a named string type) as the key", "%s is a map with %s keys: Kubernetes objects only have string keys", what, refString(r.Key))
 		}
 		l.checkMapKeys(what, pos, r.Elem, seen)
 	case model.RefNamed:
@@ -98,7 +222,7 @@ func (l *loader) checkMapKeys(what string, pos token.Position, r *model.TypeRef,
 		if (t.Shape == model.ShapeSlice || t.Shape == model.ShapeMap) && !seen[t] {
 			seen[t] = true
 			if t.Shape == model.ShapeMap && t.Key != nil && !isStringish(t.Key) {
-				l.errs.Add(pos, "use a string (or a named string type) as the key", "%s is a map with %s keys: Kubernetes objects only have string keys", what, refString(t.Key))
+				l.typeErr(pos, "use a string (or a named string type) as the key", "%s is a map with %s keys: Kubernetes objects only have string keys", what, refString(t.Key))
 			}
 			l.checkMapKeys(what, pos, t.Elem, seen)
 		}
@@ -151,7 +275,7 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 		isMap, elem = true, ref.Named.Elem
 	}
 	if listType == model.ListSet && isList && !isScalarItem(elem) && !isAtomicStruct(elem) {
-		l.errs.Add(f.Pos, "use +listType=map with +listMapKey for a list of objects, or +listType=atomic", "+listType=set on %s, whose items are not scalars: the API server only accepts sets of scalars", what)
+		l.typeErr(f.Pos, "use +listType=map with +listMapKey for a list of objects, or +listType=atomic", "+listType=set on %s, whose items are not scalars: the API server only accepts sets of scalars", what)
 	}
 	if listType != model.ListUnset {
 		switch {
@@ -161,16 +285,16 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 			// refuses it only in a CRD's schema.
 			l.warns.Add(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list, is ignored", listType, what)
 		case !isList:
-			l.errs.Add(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list", listType, what)
+			l.typeErr(f.Pos, "remove +listType, or make the field a slice", "+listType=%s on %s, which is not a list", listType, what)
 		case listType == model.ListMap:
 			l.validateListMap(what, f, elem, keys, t.GV.CRD)
 		}
 	}
 	if len(keys) > 0 && listType != model.ListMap && listType != model.ListUnset {
-		l.errs.Add(f.Pos, "use +listType=map with +listMapKey, or drop +listMapKey", "%s has +listMapKey but +listType=%s: keys only apply to +listType=map", what, listType)
+		l.typeErr(f.Pos, "use +listType=map with +listMapKey, or drop +listMapKey", "%s has +listMapKey but +listType=%s: keys only apply to +listType=map", what, listType)
 	}
 	if len(keys) > 0 && listType == model.ListUnset {
-		l.errs.Add(f.Pos, "add +listType=map", "%s has +listMapKey without +listType=map", what)
+		l.typeErr(f.Pos, "add +listType=map", "%s has +listMapKey without +listType=map", what)
 	}
 	// +mapType and +structType both become x-kubernetes-map-type: either
 	// fits a map or a struct (model.Field.ObjectType).
@@ -180,7 +304,7 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 		value model.ObjectType
 	}{{"mapType", f.MapType}, {"structType", f.StructType}} {
 		if m.value != model.ObjectUnset && !isObject {
-			l.errs.Add(f.Pos, "remove +"+m.name+", or make the field a map or a struct", "+%s=%s on %s, which is not a map or a struct", m.name, m.value, what)
+			l.typeErr(f.Pos, "remove +"+m.name+", or make the field a map or a struct", "+%s=%s on %s, which is not a map or a struct", m.name, m.value, what)
 		}
 	}
 	l.checkApplyConfig(what, f.Pos, f.Type)
@@ -189,11 +313,11 @@ func (l *loader) validateField(t *model.Type, f *model.Field) {
 func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRef, keys []string, crd bool) {
 	e := elem.Deref()
 	if e.Kind != model.RefNamed || e.Named.Shape != model.ShapeStruct || len(e.Named.Fields) == 0 {
-		l.errs.Add(f.Pos, "use +listType=set for a list of scalars, or make the items structs", "+listType=map on %s, whose items are not structs", what)
+		l.typeErr(f.Pos, "use +listType=set for a list of scalars, or make the items structs", "+listType=map on %s, whose items are not structs", what)
 		return
 	}
 	if len(keys) == 0 {
-		l.errs.Add(f.Pos, "add +listMapKey=<field> naming the field that identifies an item", "+listType=map on %s without +listMapKey", what)
+		l.typeErr(f.Pos, "add +listMapKey=<field> naming the field that identifies an item", "+listType=map on %s without +listMapKey", what)
 		return
 	}
 	fields := map[string]*model.Field{}
@@ -204,13 +328,13 @@ func (l *loader) validateListMap(what string, f *model.Field, elem *model.TypeRe
 		kf, ok := fields[k]
 		switch {
 		case ok && !isScalarItem(kf.Type):
-			l.errs.Add(f.Pos, "name a field whose value is a string, number or boolean", "+listMapKey=%s on %s names %s.%s, which is not a scalar: list-map keys must be scalars", k, what, e.Named.Name.Name, kf.GoName)
+			l.typeErr(f.Pos, "name a field whose value is a string, number or boolean", "+listMapKey=%s on %s names %s.%s, which is not a scalar: list-map keys must be scalars", k, what, e.Named.Name.Name, kf.GoName)
 		case !ok:
-			l.errs.Add(f.Pos, fmt.Sprintf("name one of the JSON fields of %s: %s", e.Named.Name.Name, strings.Join(sortedKeys(fields), ", ")),
+			l.typeErr(f.Pos, fmt.Sprintf("name one of the JSON fields of %s: %s", e.Named.Name.Name, strings.Join(sortedKeys(fields), ", ")),
 				"+listMapKey=%s on %s: %s has no field with JSON name %q", k, what, e.Named.Name.Name, k)
 		case kf.Optional && !kf.HasDefault && crd:
 			// The API server refuses such a CRD.
-			l.errs.Add(kf.Pos, "make the key field required, or give it a +default", "+listMapKey=%s on %s names optional field %s.%s: every item must carry its key", k, what, e.Named.Name.Name, kf.GoName)
+			l.typeErr(kf.Pos, "make the key field required, or give it a +default", "+listMapKey=%s on %s names optional field %s.%s: every item must carry its key", k, what, e.Named.Name.Name, kf.GoName)
 		case kf.Optional && !kf.HasDefault:
 			// Built-in APIs do this (core/v1 ServiceAccount.Secrets); an item
 			// without its key is refused only when it is sent.
@@ -264,7 +388,7 @@ func (l *loader) checkApplyConfig(what string, pos token.Position, r *model.Type
 						hint = fmt.Sprintf("%s has no %sApplyConfiguration; ", p, t.Name.Name) + hint
 					}
 				}
-				l.errs.Add(pos, hint, "%s has type %s, which has no apply configuration", what, t.Name)
+				l.typeErr(pos, hint, "%s has type %s, which has no apply configuration", what, t.Name)
 			}
 		case model.ShapeSlice, model.ShapeMap:
 			if t.Elem != nil && !l.checking[t] {
@@ -365,7 +489,7 @@ func (l *loader) checkInlineCycle(t *model.Type) {
 		return nil
 	}
 	if f := walk(t, map[*model.Type]bool{t: true}); f != nil {
-		l.errs.Add(f.Pos, "give one of the embeds a JSON name (`json:\"link\"`) to break the cycle",
+		l.typeErr(f.Pos, "give one of the embeds a JSON name (`json:\"link\"`) to break the cycle",
 			"%s inlines itself through %s (json:\",inline\" embeds): structured-merge-diff's reflection recurses into such a cycle for ever, so the generated Extract and the Ensure helpers would overflow the stack",
 			t.Name.Name, strings.Join(append([]string{t.Name.Name}, path...), " → "))
 	}

@@ -3,11 +3,13 @@
 package want
 
 import (
+	unsignedinput "github.com/ssagen/ssagen/generator/testdata/unsigned/input"
 	internal "github.com/ssagen/ssagen/generator/testdata/unsigned/want/internal"
 	unsignedinputac "github.com/ssagen/ssagen/generator/testdata/unsigned/want/unsigned/input"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
+	typed "sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // ForKind returns an apply configuration type for the given GroupVersionKind, or nil if no
@@ -28,5 +30,23 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 // NewTypeConverter returns a type converter that knows the schema of every
 // type in this output tree.
 func NewTypeConverter(scheme *runtime.Scheme) managedfields.TypeConverter {
-	return managedfields.NewSchemeTypeConverter(scheme, internal.Parser())
+	return typeConverter{managedfields.NewSchemeTypeConverter(scheme, internal.Parser())}
+}
+
+// typeConverter reads the kinds holding uint64 values, which structured-merge-diff's
+// reflection cannot read, through their unstructured form.
+type typeConverter struct {
+	managedfields.TypeConverter
+}
+
+func (c typeConverter) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	switch obj.(type) {
+	case *unsignedinput.Meter:
+		u, err := internal.Unstructured(obj)
+		if err != nil {
+			return nil, err
+		}
+		obj = u
+	}
+	return c.TypeConverter.ObjectToTyped(obj, opts...)
 }

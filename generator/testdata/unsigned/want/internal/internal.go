@@ -3,8 +3,13 @@
 package internal
 
 import (
-	"fmt"
+	bytes "bytes"
+	json "encoding/json"
+	fmt "fmt"
+	unstructured "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	runtime "k8s.io/apimachinery/pkg/runtime"
 	typed "sigs.k8s.io/structured-merge-diff/v6/typed"
+	strings "strings"
 	"sync"
 )
 
@@ -42,6 +47,18 @@ var schemaYAML = typed.YAMLObject(`types:
 - name: com.github.ssagen.ssagen.generator.testdata.unsigned.input.Spec
   map:
     fields:
+    - name: big
+      type:
+        scalar: numeric
+    - name: bigPtr
+      type:
+        scalar: numeric
+    - name: bigs
+      type:
+        list:
+          elementType:
+            scalar: numeric
+          elementRelationship: atomic
     - name: counts
       type:
         map:
@@ -62,6 +79,11 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: ptr
       type:
         scalar: numeric
+    - name: sizes
+      type:
+        map:
+          elementType:
+            scalar: numeric
     - name: small
       type:
         scalar: numeric
@@ -218,3 +240,63 @@ var schemaYAML = typed.YAMLObject(`types:
       namedType: __untyped_deduced_
     elementRelationship: separable
 `)
+
+// Unstructured reads obj through its JSON, as the API server reads it, for
+// the kinds whose uint64 values structured-merge-diff's reflection cannot
+// read; an integer past int64, which no API object can hold, is an error
+// naming its field. (runtime's DefaultUnstructuredConverter would leave a
+// uint64 field a uint64.)
+func Unstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var m map[string]interface{}
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	if err := numbers(m, ""); err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// numbers turns the JSON numbers under v into int64, or float64 where they
+// are not integers, in place.
+func numbers(v interface{}, path string) error {
+	switch v := v.(type) {
+	case map[string]interface{}:
+		for k, e := range v {
+			n, err := number(e, path+"."+k)
+			if err != nil {
+				return err
+			}
+			v[k] = n
+		}
+	case []interface{}:
+		for i, e := range v {
+			n, err := number(e, path+fmt.Sprintf("[%d]", i))
+			if err != nil {
+				return err
+			}
+			v[i] = n
+		}
+	}
+	return nil
+}
+
+func number(v interface{}, path string) (interface{}, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return v, numbers(v, path)
+	}
+	if i, err := n.Int64(); err == nil {
+		return i, nil
+	}
+	if !strings.ContainsAny(n.String(), ".eE") {
+		return nil, fmt.Errorf("%s is %s, past the largest integer a Kubernetes object can hold", path, n)
+	}
+	return n.Float64()
+}

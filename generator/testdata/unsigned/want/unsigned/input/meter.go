@@ -40,8 +40,14 @@ func Meter(name, namespace string) *MeterApplyConfiguration {
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
 func ExtractMeterFrom(meter *unsignedinput.Meter, fieldManager string, subresource string) (*MeterApplyConfiguration, error) {
+	// structured-merge-diff's reflection cannot read uint64 (.spec.big and 3 more):
+	// the object is read through its JSON.
+	u, err := internal.Unstructured(meter)
+	if err != nil {
+		return nil, err
+	}
 	b := &MeterApplyConfiguration{}
-	err := managedfields.ExtractInto(meter, internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.unsigned.input.Meter"), fieldManager, b, subresource)
+	err = managedfields.ExtractInto(u, internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.unsigned.input.Meter"), fieldManager, b, subresource)
 	if err != nil {
 		return nil, err
 	}

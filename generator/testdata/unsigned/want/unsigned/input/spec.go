@@ -2,18 +2,25 @@
 
 package input
 
+import unsignedinput "github.com/ssagen/ssagen/generator/testdata/unsigned/input"
+
 // SpecApplyConfiguration represents a declarative configuration of the Spec type for use
 // with apply.
 //
-// Spec has every unsigned shape ssagen accepts: structured-merge-diff's
-// reflection converts uint, uint32, uint16 and uint8.
+// Spec has every unsigned shape: structured-merge-diff's reflection
+// converts uint, uint32, uint16 and uint8, and has no uint64, so Extract
+// and the type converter read a Meter through its JSON.
 type SpecApplyConfiguration struct {
-	Plain  *uint             `json:"plain,omitempty"`
-	Mid    *uint32           `json:"mid,omitempty"`
-	Small  *uint16           `json:"small,omitempty"`
-	Ptr    *uint32           `json:"ptr,omitempty"`
-	List   []uint32          `json:"list,omitempty"`
-	Counts map[string]uint32 `json:"counts,omitempty"`
+	Plain  *uint                         `json:"plain,omitempty"`
+	Mid    *uint32                       `json:"mid,omitempty"`
+	Small  *uint16                       `json:"small,omitempty"`
+	Ptr    *uint32                       `json:"ptr,omitempty"`
+	List   []uint32                      `json:"list,omitempty"`
+	Counts map[string]uint32             `json:"counts,omitempty"`
+	Big    *uint64                       `json:"big,omitempty"`
+	BigPtr *uint64                       `json:"bigPtr,omitempty"`
+	Bigs   []uint64                      `json:"bigs,omitempty"`
+	Sizes  map[string]unsignedinput.Size `json:"sizes,omitempty"`
 }
 
 // SpecApplyConfiguration constructs a declarative configuration of the Spec type for use with
@@ -74,6 +81,46 @@ func (b *SpecApplyConfiguration) WithCounts(entries map[string]uint32) *SpecAppl
 	}
 	for k, v := range entries {
 		b.Counts[k] = v
+	}
+	return b
+}
+
+// WithBig sets the Big field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Big field is set to the value of the last call.
+func (b *SpecApplyConfiguration) WithBig(value uint64) *SpecApplyConfiguration {
+	b.Big = &value
+	return b
+}
+
+// WithBigPtr sets the BigPtr field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the BigPtr field is set to the value of the last call.
+func (b *SpecApplyConfiguration) WithBigPtr(value uint64) *SpecApplyConfiguration {
+	b.BigPtr = &value
+	return b
+}
+
+// WithBigs adds the given value to the Bigs field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Bigs field.
+func (b *SpecApplyConfiguration) WithBigs(values ...uint64) *SpecApplyConfiguration {
+	for i := range values {
+		b.Bigs = append(b.Bigs, values[i])
+	}
+	return b
+}
+
+// WithSizes puts the entries into the Sizes field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, the entries provided by each call will be put on the Sizes field,
+// overwriting an existing map entries in Sizes field with the same key.
+func (b *SpecApplyConfiguration) WithSizes(entries map[string]unsignedinput.Size) *SpecApplyConfiguration {
+	if b.Sizes == nil && len(entries) > 0 {
+		b.Sizes = make(map[string]unsignedinput.Size, len(entries))
+	}
+	for k, v := range entries {
+		b.Sizes[k] = v
 	}
 	return b
 }
