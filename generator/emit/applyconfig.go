@@ -73,7 +73,7 @@ func (e *typeFile) structFields() []jen.Code {
 		for _, line := range f.Doc {
 			out = append(out, jen.Comment(line))
 		}
-		tag := jsonTag(f)
+		tag := jsonTag(f, e.u.InlineTag)
 		ref := model.ApplyRef(f.Type)
 		switch {
 		case f.Embedded && f.Inline && f.Type.Kind == model.RefPointer:
@@ -98,7 +98,10 @@ func (e *typeFile) structFields() []jen.Code {
 // owned). An inline embed has an empty tag, as applyconfiguration-gen
 // writes it since v0.37: encoding/json inlines it for its empty name
 // (",inline" is not an encoding/json option).
-func jsonTag(f *model.Field) string {
+func jsonTag(f *model.Field, inlineTag bool) string {
+	if f.Inline && inlineTag {
+		return ",inline"
+	}
 	if f.Inline {
 		return ""
 	}
@@ -185,7 +188,7 @@ func (e *typeFile) extract() {
 		jen.Id("b").Op(":=").Op("&").Id(ac).Values(),
 		jen.Id("err").Op(":=").Qual(managedfieldsPkg, "ExtractInto").Call(jen.Id(obj), parser, jen.Id("fieldManager"), jen.Id("b"), jen.Id("subresource")),
 	}
-	if len(t.Root.Unreflectable) > 0 && !e.u.Compat {
+	if len(t.Root.Unreflectable) > 0 {
 		// structured-merge-diff's reflection panics on uint64: the object
 		// is read through its JSON (internal.Unstructured).
 		body = []jen.Code{

@@ -247,13 +247,9 @@ uint64 field a uint64.)`)
 }
 
 // unreflectableKinds are the generated kinds whose Extract and type
-// converter read objects through their unstructured form
-// (Root.Unreflectable); none with --compat=applyconfiguration-gen.
+// converter read objects through their JSON (Root.Unreflectable).
 func unreflectableKinds(u *model.Universe) []*model.Type {
 	var out []*model.Type
-	if u.Compat {
-		return nil
-	}
 	for _, gv := range u.GroupVersions {
 		for _, k := range gv.Kinds() {
 			if len(k.Root.Unreflectable) > 0 && !gv.External {

@@ -20,25 +20,30 @@ const (
 	typeConverterK8s = "v0.31.0"
 	smdV6K8s         = "v0.34.0"
 	oldestEnsureK8s  = smdV6K8s
+	// applyconfiguration-gen tags inline embeds `json:""` since v0.37,
+	// `json:",inline"` before.
+	emptyInlineTagK8s = "v0.37.0"
 )
 
 // k8sFit fits the output to the k8s.io/apimachinery the module builds
 // with, read from the loaded packages: structured-merge-diff's typed
-// package and whether utils.go can have NewTypeConverter. A version the
-// output cannot compile against is an error, before anything is
-// written. An unknown version (no module information, a local
-// replacement) is taken as current.
-func (l *loader) k8sFit() (smdTyped string, noTypeConverter bool) {
+// package, whether utils.go can have NewTypeConverter, and (with
+// --compat=applyconfiguration-gen) the inline tag that release's
+// applyconfiguration-gen writes. A version the output cannot compile
+// against is an error, before anything is written. An unknown version (no
+// module information, a local replacement) is taken as current.
+func (l *loader) k8sFit(u *model.Universe) {
+	u.SMDTyped = model.SMDTypedV6
 	m := l.modules["k8s.io/apimachinery/pkg/apis/meta/v1"]
 	if m == nil {
-		return model.SMDTypedV6, false
+		return
 	}
 	v := m.Version
 	if m.Replace != nil {
 		v = m.Replace.Version
 	}
 	if !semver.IsValid(v) {
-		return model.SMDTypedV6, false
+		return
 	}
 	older := func(floor string) bool { return semver.Compare(v, floor+"-0") < 0 }
 	switch {
@@ -49,9 +54,9 @@ func (l *loader) k8sFit() (smdTyped string, noTypeConverter bool) {
 		l.errs.Add(token.Position{}, "upgrade the module's k8s.io modules to "+oldestEnsureK8s+" or later (controller-runtime v0.22), or generate builders only: without --ensure the output supports "+oldestK8s+" and later",
 			"this module builds with k8s.io/apimachinery %s; the Ensure helpers' runtime (github.com/ssagen/ssagen/ensure) needs %s or later, and requiring it would move the module's pins", v, oldestEnsureK8s)
 	}
-	smdTyped = model.SMDTypedV6
 	if older(smdV6K8s) {
-		smdTyped = model.SMDTypedV4
+		u.SMDTyped = model.SMDTypedV4
 	}
-	return smdTyped, older(typeConverterK8s)
+	u.NoTypeConverter = older(typeConverterK8s)
+	u.InlineTag = l.cfg.CompatApplyconfigurationGen && older(emptyInlineTagK8s)
 }

@@ -383,8 +383,9 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 	l.warnPatchTags()
 	l.resolveJSON()
 	l.validate()
-	l.markUnreflectable()
-	smdTyped, noTypeConverter := l.k8sFit()
+	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Ensure: cfg.Ensure}
+	l.k8sFit(u)
+	l.markUnreflectable(u)
 	if !anyKind {
 		for _, in := range l.sortedInputs() {
 			if in.hasStructs {
@@ -397,8 +398,7 @@ func load(cfg Config, force map[string]string) (*model.Universe, map[string]stri
 		return nil, nil, err
 	}
 	own, theirs := l.vendoredWarnings()
-	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Ensure: cfg.Ensure, Warnings: own, VendoredWarnings: theirs,
-		Compat: cfg.CompatApplyconfigurationGen, SMDTyped: smdTyped, NoTypeConverter: noTypeConverter}
+	u.Warnings, u.VendoredWarnings = own, theirs
 	for _, in := range l.sortedInputs() {
 		if len(in.gv.Types) == 0 {
 			continue

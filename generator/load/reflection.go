@@ -10,24 +10,24 @@ import (
 // values structured-merge-diff's reflection cannot read: uint64, which it
 // leaves out on purpose (value/valuereflect.go: values past MaxInt64 have
 // no form in an API object). Such a kind is generated all the same, as
-// controller-gen and applyconfiguration-gen generate it; the code that
-// hands its objects to structured-merge-diff — Extract, the type
-// converter, the Ensure runtime — reads them through their unstructured
-// form instead.
+// controller-gen and applyconfiguration-gen generate it, with the same
+// exported API; the code that hands its objects to structured-merge-diff
+// — Extract, the type converter, the Ensure runtime — reads them through
+// their JSON instead.
 //
-// With --compat=applyconfiguration-gen, Extract and NewTypeConverter are
-// applyconfiguration-gen's, which panic on such a value when it is set:
-// said once per kind.
-func (l *loader) markUnreflectable() {
+// Before k8s.io v0.34 NewTypeConverter returns client-go's
+// testing.TypeConverter (applyconfiguration-gen's signature), which
+// converts by reflection: said once per kind.
+func (l *loader) markUnreflectable(u *model.Universe) {
 	for _, in := range l.sortedInputs() {
 		for _, t := range in.gv.Kinds() {
 			t.Root.Unreflectable = unreflectable(t)
-			if len(t.Root.Unreflectable) == 0 || !l.cfg.CompatApplyconfigurationGen {
+			if len(t.Root.Unreflectable) == 0 || u.SMDTyped != model.SMDTypedV4 || u.NoTypeConverter {
 				continue
 			}
-			l.warns.Add(t.Pos, "drop --compat=applyconfiguration-gen: ssagen's own Extract and NewTypeConverter read such objects through their unstructured form (the builders are the same)",
-				"%s holds uint64 values (%s): with --compat=applyconfiguration-gen, Extract%s and NewTypeConverter are applyconfiguration-gen's, and like its code they panic on an object where one is set, because structured-merge-diff's reflection has no uint64",
-				t.Name.Name, model.Abbrev(t.Root.Unreflectable, 3), t.Name.Name)
+			l.warns.Add(t.Pos, "upgrade the module's k8s.io modules to v0.34 or later, where NewTypeConverter reads such objects through their JSON",
+				"%s holds uint64 values (%s): NewTypeConverter is client-go's testing.TypeConverter below k8s.io v0.34, which panics on such an object when one is set, because structured-merge-diff's reflection has no uint64 (Extract reads it through its JSON)",
+				t.Name.Name, model.Abbrev(t.Root.Unreflectable, 3))
 		}
 	}
 }

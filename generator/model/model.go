@@ -38,14 +38,15 @@ type Universe struct {
 	// generated code is built in: apimachinery's managedfields takes its
 	// ParseableType, v4 before k8s.io v0.34, v6 since.
 	SMDTyped string
-	// Compat: the output is applyconfiguration-gen's, function for
-	// function (--compat=applyconfiguration-gen), including its Extract
-	// and NewTypeConverter for kinds with Root.Unreflectable values.
-	Compat bool
 	// NoTypeConverter: the module's client-go predates the type converter
 	// utils.go builds (client-go/testing's, v0.31), so utils.go has
 	// ForKind alone, as applyconfiguration-gen wrote it then.
 	NoTypeConverter bool
+	// InlineTag: inline embeds are tagged `json:",inline"`, as
+	// applyconfiguration-gen tagged them before k8s.io v0.37
+	// (--compat=applyconfiguration-gen in a module below it); `json:""`
+	// otherwise.
+	InlineTag bool
 }
 
 // The typed packages of structured-merge-diff, for Universe.SMDTyped.
