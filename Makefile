@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help seeds generate verify test test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example soak
+.PHONY: help seeds generate verify test test-matrix test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -32,10 +32,18 @@ kubebuilder: ## build kubebuilder v4.16.0, which the plugin ssagen.io/v1-alpha i
 oracle-tools: ## build controller-gen v0.23 (the differential tests' oracle) into .cache/tools (once)
 	bash hack/oracle-tools.sh
 
-test: lint verify envtest-assets oracle-tools kubebuilder ## everything CI runs: lint, verify, all tests on a real kube-apiserver (with controller-gen as the oracle, and the Kubebuilder plugin in kubebuilder's own projects), the benchmark smoke run
-	cd ensure && $(GO) test -count=1 ./...
-	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" SSAGEN_KUBEBUILDER="$$(bash hack/kubebuilder.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...
+MATRIX_ENV = KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_KUBEBUILDER="$$(bash hack/kubebuilder.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1
+TEST_ENV = $(MATRIX_ENV) SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)"
+# The version matrix's tests: make test runs their floor cell, make test-matrix the rest.
+MATRIX_TESTS = ^(TestOperatorKeepsItsVersions|TestSuitesAcrossVersions|TestGolangciLintPlugin|TestEditProject)$$
+
+test: lint verify envtest-assets oracle-tools kubebuilder ## what every change needs: lint, verify, all tests on a real kube-apiserver (controller-gen the oracle, the Kubebuilder plugin in kubebuilder's own projects, real public APIs), the matrix's floor cell, the benchmark smoke run; ends with a table of where the time went (.cache/test-report)
+	bash hack/test.sh ensure ensure -count=1 ./...
+	$(TEST_ENV) bash hack/test.sh ssagen . -count=1 -timeout=25m ./...
 	$(MAKE) --no-print-directory bench-smoke
+
+test-matrix: envtest-assets kubebuilder ## the version matrix .ci/run runs after make test: scratch operators and ssagen's suites at controller-runtime v0.23–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end
+	$(MATRIX_ENV) SSAGEN_MATRIX=1 bash hack/test.sh matrix . -count=1 -timeout=40m -run '$(MATRIX_TESTS)' ./internal/adoption ./kubebuilder
 
 fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; TestOracleRandom checks random APIs against controller-gen and kube-apiserver for 3 minutes
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" \
@@ -66,7 +74,7 @@ bench-report: envtest-assets ## render docs/benchmarks.md again from the results
 	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" $(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
 
 bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern and scenario, report into a temp folder, counts asserted
-	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 $(GO) test -count=1 -timeout=40m ./...
+	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 bash hack/test.sh bench bench -count=1 -timeout=20m ./...
 
 bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen, warm and cold, on the example, Gateway API and k8s.io/api (about 20 min); writes docs/generator-benchmark.md and its chart
 	bash hack/bench-gen.sh

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ssagen/ssagen/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -85,7 +86,7 @@ func charts(res *Results, dir, format string) ([]string, error) {
 		if _, err := wt.WriteTo(&b); err != nil {
 			return nil, err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, files[i]), b.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, files[i]), b.Bytes(), 0o644); err != nil {
 			return nil, err
 		}
 	}

@@ -3,9 +3,9 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"github.com/ssagen/ssagen/internal/atomicfile"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -32,29 +32,7 @@ func Report(res *Results, m Machine, command, md, chartDir string) error {
 	}
 	var b bytes.Buffer
 	writeReport(&b, res, m, command, filepath.ToSlash(rel), charts)
-	return writeFileAtomic(md, b.Bytes())
-}
-
-// writeFileAtomic writes via a temporary file and a rename: a failed run
-// leaves the previous report whole.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(md, b.Bytes(), 0o644)
 }
 
 func writeReport(w io.Writer, res *Results, m Machine, command, chartRel string, charts []string) {

@@ -1,8 +1,8 @@
 package kubebuilder
 
 import (
-	"errors"
 	"fmt"
+	"github.com/ssagen/ssagen/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,25 +40,16 @@ func PluginPath(root string) string {
 // half of it. It returns the path written.
 func Install(exe, root string) (string, error) {
 	dst := PluginPath(root)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return "", err
-	}
 	src, err := os.Open(exe)
 	if err != nil {
 		return "", err
 	}
 	defer src.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".ssagen.io-")
+	err = atomicfile.Write(dst, 0o755, func(w io.Writer) error {
+		_, err := io.Copy(w, src)
+		return err
+	})
 	if err != nil {
-		return "", err
-	}
-	_, err = io.Copy(tmp, src)
-	err = errors.Join(err, tmp.Chmod(0o755), tmp.Close())
-	if err == nil {
-		err = os.Rename(tmp.Name(), dst)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
 		return "", err
 	}
 	return dst, nil

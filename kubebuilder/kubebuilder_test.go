@@ -7,10 +7,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ssagen/ssagen/internal/scratch"
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	scratch.Cleanup()
+	os.Exit(code)
+}
 
 // The tests of this file run the plugin the way its users do: kubebuilder
 // v4.16 (SSAGEN_KUBEBUILDER, built by hack/kubebuilder.sh) finds the
@@ -37,10 +44,7 @@ func setup(t *testing.T) tools {
 		}
 		t.Skip("needs SSAGEN_KUBEBUILDER (hack/kubebuilder.sh) and KUBEBUILDER_ASSETS (hack/envtest-assets.sh)")
 	}
-	_, file, _, _ := runtime.Caller(0)
-	tl.repo = filepath.Dir(filepath.Dir(file))
-	tl.ssagen = filepath.Join(t.TempDir(), "ssagen")
-	run(t, tl, tl.repo, "go", "build", "-o", tl.ssagen, "./cmd/ssagen")
+	tl.repo, tl.ssagen = scratch.Repo(), scratch.SSAgen(t)
 	tl.plugins = t.TempDir()
 	out := run(t, tl, tl.repo, tl.ssagen, "kubebuilder", "install", "-dir", tl.plugins)
 	if !strings.Contains(out, filepath.Join(tl.plugins, "ssagen.io", "v1-alpha", "ssagen.io")) {
@@ -296,6 +300,7 @@ var _ = webv1ac.Site("n", "ns").WithSpec(webv1ac.SiteSpec().WithFoo("x"))
 // applyconfiguration's place and files. Kinds created afterwards with the
 // plugin in --plugins get its reconciler.
 func TestEditProject(t *testing.T) {
+	scratch.MatrixOnly(t)
 	tl := setup(t)
 	for _, ssa := range []bool{false, true} {
 		name := "plain"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ssagen/ssagen/audit"
+	"github.com/ssagen/ssagen/internal/atomicfile"
 	"github.com/ssagen/ssagen/vet/driver"
 )
 
@@ -189,18 +190,5 @@ func (p *progress) Read(b []byte) (int, error) {
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 func writeHTML(path string, rep *audit.Report) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".ssagen-audit-*.html")
-	if err != nil {
-		return err
-	}
-	err = audit.WriteHTML(tmp, rep)
-	err = errors.Join(err, tmp.Close())
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return audit.WriteHTML(w, rep) })
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/ssagen/ssagen/generator/emit"
+	"github.com/ssagen/ssagen/internal/atomicfile"
 	"github.com/ssagen/ssagen/templates"
 )
 
@@ -123,7 +124,7 @@ func (d Disk) Write(files []emit.File) error {
 			d.logf("deleted %s", p)
 			continue
 		}
-		if err := writeAtomic(p, c.New); err != nil {
+		if err := atomicfile.WriteFile(p, c.New, 0o644); err != nil {
 			return err
 		}
 		d.logf("wrote %s", p)
@@ -135,29 +136,6 @@ func (d Disk) logf(format string, args ...any) {
 	if d.Log != nil {
 		fmt.Fprintf(d.Log, format+"\n", args...)
 	}
-}
-
-func writeAtomic(p string, content []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".ssagen-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(content); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
 }
 
 // ErrStale is returned by Verify when the files on disk differ.

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -22,6 +21,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ssagen/ssagen/internal/apisurface"
+	"github.com/ssagen/ssagen/internal/scratch"
 )
 
 // matrix are the operators' pins: controller-runtime v0.22.4 (the oldest the
@@ -36,40 +36,21 @@ var matrix = []struct{ k8s, controllerRuntime, goVersion string }{
 	{"v0.37.0", "v0.25.2", "1.26.0"},
 }
 
-// buildSSAgen builds the ssagen binary, as `go tool -modfile=tools.mod`
-// would, and returns the repository's folder and the binary.
-func buildSSAgen(t *testing.T) (repo, bin string) {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	repo, err := filepath.Abs(filepath.Join(filepath.Dir(file), "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin = filepath.Join(t.TempDir(), "ssagen")
-	run(t, repo, "go", "build", "-o", bin, "./cmd/ssagen")
-	return repo, bin
+func TestMain(m *testing.M) {
+	code := m.Run()
+	scratch.Cleanup()
+	os.Exit(code)
 }
 
-func run(t *testing.T, dir string, name string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+// cells are the cells of the matrix this run covers: the floor in make
+// test, where every change is checked against the oldest supported
+// release; the others in make test-matrix (scratch.InMatrix), which
+// .ci/run runs too.
+func cells() []struct{ k8s, controllerRuntime, goVersion string } {
+	if scratch.InMatrix() {
+		return matrix[1:]
 	}
-	return string(out)
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return matrix[:1]
 }
 
 // pins are an operator's requirements at one cell of the matrix.
@@ -124,35 +105,35 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds scratch operator modules at other k8s.io versions")
 	}
-	repo, bin := buildSSAgen(t)
-	for _, cell := range matrix {
+	repo, bin := scratch.Repo(), scratch.SSAgen(t)
+	for _, cell := range cells() {
 		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
 			pinned := pins(cell.k8s, cell.controllerRuntime)
 			op := t.TempDir()
-			write(t, filepath.Join(op, "go.mod"), goMod("example.com/operator", cell.goVersion, pinned, filepath.Join(repo, "ensure")))
-			write(t, filepath.Join(op, "api", "v1", "types.go"), apiTypes)
-			write(t, filepath.Join(op, "main.go"), mainGo)
-			run(t, op, "go", "mod", "tidy")
-			run(t, op, bin, "generate", "--ensure", "--ensure-kinds", "k8s.io/api/core/v1.ConfigMap", "--output-dir", "pkg/applyconfiguration", "./api/...")
-			write(t, filepath.Join(op, "controller", "controller.go"), controller)
-			write(t, filepath.Join(op, "controller", "controller_test.go"), controllerTest)
-			write(t, filepath.Join(op, "controller", "envtest_test.go"), envtestTest)
-			run(t, op, "go", "mod", "tidy")
+			scratch.Write(t, filepath.Join(op, "go.mod"), goMod("example.com/operator", cell.goVersion, pinned, filepath.Join(repo, "ensure")))
+			scratch.Write(t, filepath.Join(op, "api", "v1", "types.go"), apiTypes)
+			scratch.Write(t, filepath.Join(op, "main.go"), mainGo)
+			scratch.Run(t, op, "go", "mod", "tidy")
+			scratch.Run(t, op, bin, "generate", "--ensure", "--ensure-kinds", "k8s.io/api/core/v1.ConfigMap", "--output-dir", "pkg/applyconfiguration", "./api/...")
+			scratch.Write(t, filepath.Join(op, "controller", "controller.go"), controller)
+			scratch.Write(t, filepath.Join(op, "controller", "controller_test.go"), controllerTest)
+			scratch.Write(t, filepath.Join(op, "controller", "envtest_test.go"), envtestTest)
+			scratch.Run(t, op, "go", "mod", "tidy")
 			checkPins(t, op, pinned)
-			graph := run(t, op, "go", "mod", "graph")
+			graph := scratch.Run(t, op, "go", "mod", "graph")
 			for _, m := range []string{"github.com/ssagen/ssagen ", "github.com/ssagen/ssagen@", "sigs.k8s.io/controller-tools", "github.com/dave/jennifer", "github.com/gobuffalo/flect"} {
 				if strings.Contains(graph, m) {
 					t.Errorf("the operator's module graph now holds %s, a dependency of the generator", strings.TrimSpace(m))
 				}
 			}
-			out := run(t, op, "go", "test", "-count=1", "-v", "./...")
+			out := scratch.Run(t, op, "go", "test", "-count=1", "-v", "./...")
 			if !strings.Contains(out, "--- PASS: TestReconcile") {
 				t.Fatalf("the operator's fake-client test did not pass:\n%s", out)
 			}
 			if os.Getenv("KUBEBUILDER_ASSETS") != "" && !strings.Contains(out, "--- PASS: TestOnAPIServer") {
 				t.Fatalf("the operator's envtest test did not pass:\n%s", out)
 			}
-			run(t, op, "go", "vet", "./...")
+			scratch.Run(t, op, "go", "vet", "./...")
 		})
 	}
 }
@@ -168,8 +149,8 @@ func TestSuitesAcrossVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds ssagen's suites at other k8s.io versions")
 	}
-	repo, bin := buildSSAgen(t)
-	for _, cell := range matrix {
+	repo, bin := scratch.Repo(), scratch.SSAgen(t)
+	for _, cell := range cells() {
 		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
 			mod := t.TempDir()
 			for _, dir := range []string{"examples/api", "examples/config", "examples/controller", "internal/ensuretest", "internal/testenv"} {
@@ -177,22 +158,22 @@ func TestSuitesAcrossVersions(t *testing.T) {
 			}
 			copyTree(t, filepath.Join(repo, "examples", "generated"), filepath.Join(mod, "examples", "generated"))
 			pinned := pins(cell.k8s, cell.controllerRuntime)
-			write(t, filepath.Join(mod, "go.mod"), goMod("github.com/ssagen/ssagen", cell.goVersion, pinned, filepath.Join(repo, "ensure")))
+			scratch.Write(t, filepath.Join(mod, "go.mod"), goMod("github.com/ssagen/ssagen", cell.goVersion, pinned, filepath.Join(repo, "ensure")))
 			// The example's generate line of hack/update-codegen.sh, run
 			// with the binary over the copied API.
 			if err := os.RemoveAll(filepath.Join(mod, "examples", "generated", "applyconfiguration")); err != nil {
 				t.Fatal(err)
 			}
-			run(t, mod, "go", "mod", "tidy", "-e") // the generated packages do not exist yet
-			run(t, mod, bin, "generate", "--ensure",
+			scratch.Run(t, mod, "go", "mod", "tidy", "-e") // the generated packages do not exist yet
+			scratch.Run(t, mod, bin, "generate", "--ensure",
 				"--ensure-kinds", "k8s.io/api/rbac/v1.Role,k8s.io/api/rbac/v1.RoleBinding,k8s.io/api/rbac/v1.ClusterRole,k8s.io/api/rbac/v1.ClusterRoleBinding",
 				"--ensure-kinds", "k8s.io/api/core/v1.ServiceAccount,k8s.io/api/core/v1.Service,k8s.io/api/core/v1.ConfigMap,k8s.io/api/core/v1.Secret,k8s.io/api/core/v1.Pod",
 				"--ensure-kinds", "k8s.io/api/apps/v1.Deployment,k8s.io/api/discovery/v1.EndpointSlice",
 				"--output-dir", "examples/generated/applyconfiguration", "./examples/api/...")
-			run(t, mod, "go", "mod", "tidy")
+			scratch.Run(t, mod, "go", "mod", "tidy")
 			checkPins(t, mod, pinned)
-			run(t, mod, "go", "vet", "./...")
-			out := run(t, mod, "go", "test", "-count=1", "-v", "./...")
+			scratch.Run(t, mod, "go", "vet", "./...")
+			out := scratch.Run(t, mod, "go", "test", "-count=1", "-v", "./...")
 			for _, name := range testNames(t, mod) {
 				if !strings.Contains(out, "--- PASS: "+name+" ") {
 					t.Errorf("%s did not pass at controller-runtime %s", name, cell.controllerRuntime)
@@ -221,7 +202,7 @@ func copyTree(t *testing.T, from, to string) {
 		if err != nil {
 			return err
 		}
-		write(t, filepath.Join(to, rel), string(b))
+		scratch.Write(t, filepath.Join(to, rel), string(b))
 		return nil
 	})
 	if err != nil {
@@ -268,16 +249,16 @@ func TestBuildersAtOlderK8s(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a scratch module at other k8s.io versions")
 	}
-	_, bin := buildSSAgen(t)
+	bin := scratch.SSAgen(t)
 	const k8s = "v0.32.3"
 	op := t.TempDir()
-	write(t, filepath.Join(op, "go.mod"), "module example.com/old\n\ngo 1.23.0\n\nrequire (\n\tk8s.io/apimachinery "+k8s+"\n\tk8s.io/client-go "+k8s+"\n)\n")
-	write(t, filepath.Join(op, "api", "v1", "types.go"), plainAPITypes)
-	write(t, filepath.Join(op, "main.go"), "package main\n\nimport _ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\nfunc main() {}\n")
-	run(t, op, "go", "mod", "tidy")
-	run(t, op, bin, "generate", "--output-dir", "pkg/applyconfiguration", "./api/...")
-	write(t, filepath.Join(op, "api", "v1", "extract_test.go"), plainExtractTest)
-	run(t, op, "go", "mod", "tidy")
+	scratch.Write(t, filepath.Join(op, "go.mod"), "module example.com/old\n\ngo 1.23.0\n\nrequire (\n\tk8s.io/apimachinery "+k8s+"\n\tk8s.io/client-go "+k8s+"\n)\n")
+	scratch.Write(t, filepath.Join(op, "api", "v1", "types.go"), plainAPITypes)
+	scratch.Write(t, filepath.Join(op, "main.go"), "package main\n\nimport _ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\nfunc main() {}\n")
+	scratch.Run(t, op, "go", "mod", "tidy")
+	scratch.Run(t, op, bin, "generate", "--output-dir", "pkg/applyconfiguration", "./api/...")
+	scratch.Write(t, filepath.Join(op, "api", "v1", "extract_test.go"), plainExtractTest)
+	scratch.Run(t, op, "go", "mod", "tidy")
 	b, err := os.ReadFile(filepath.Join(op, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -285,7 +266,7 @@ func TestBuildersAtOlderK8s(t *testing.T) {
 	if !strings.Contains(string(b), "k8s.io/apimachinery "+k8s) {
 		t.Errorf("the pins moved:\n%s", b)
 	}
-	out := run(t, op, "go", "test", "-count=1", "-v", "./...")
+	out := scratch.Run(t, op, "go", "test", "-count=1", "-v", "./...")
 	if !strings.Contains(out, "--- PASS: TestExtract") {
 		t.Fatalf("Extract did not pass at k8s.io %s:\n%s", k8s, out)
 	}
@@ -642,7 +623,7 @@ func TestControllerGenLayout(t *testing.T) {
 		}
 		t.Skip("SSAGEN_ORACLE (controller-gen v0.23) is not set: run `make test`")
 	}
-	repo, bin := buildSSAgen(t)
+	repo, bin := scratch.Repo(), scratch.SSAgen(t)
 	mod := t.TempDir()
 	copyTree(t, filepath.Join(repo, "examples", "api"), filepath.Join(mod, "api"))
 	// What `kubebuilder create api --ssa` adds, plus one type opted in and
@@ -650,12 +631,12 @@ func TestControllerGenLayout(t *testing.T) {
 	edit(t, filepath.Join(mod, "api", "v1alpha1", "groupversion_info.go"), "// +groupName=", "// +kubebuilder:ac:generate=true\n// +groupName=")
 	edit(t, filepath.Join(mod, "api", "v1alpha1", "proxy_types.go"), "// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status", "// +kubebuilder:object:root=true\n// +kubebuilder:ac:generate=true\n// +kubebuilder:subresource:status")
 	edit(t, filepath.Join(mod, "api", "v1alpha1", "sandbox_types.go"), "// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status", "// +kubebuilder:object:root=true\n// +kubebuilder:ac:generate=false\n// +kubebuilder:subresource:status")
-	write(t, filepath.Join(mod, "go.mod"), goMod("example.com/kb", "1.26.0", pins("v0.37.0", "v0.25.2"), filepath.Join(repo, "ensure")))
-	run(t, mod, "go", "mod", "tidy")
+	scratch.Write(t, filepath.Join(mod, "go.mod"), goMod("example.com/kb", "1.26.0", pins("v0.37.0", "v0.25.2"), filepath.Join(repo, "ensure")))
+	scratch.Run(t, mod, "go", "mod", "tidy")
 	out := filepath.Join(mod, "api", "v1alpha1", "applyconfiguration")
 
-	run(t, mod, cg, "applyconfiguration", "paths=./api/...")
-	run(t, mod, "go", "mod", "tidy")
+	scratch.Run(t, mod, cg, "applyconfiguration", "paths=./api/...")
+	scratch.Run(t, mod, "go", "mod", "tidy")
 	// controller-gen's utils.go refers to v1alpha1.SchemeGroupVersion,
 	// which Kubebuilder's groupversion_info.go does not declare: its
 	// declarations are read despite that.
@@ -667,9 +648,9 @@ func TestControllerGenLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "./api/...")
-	run(t, mod, "go", "mod", "tidy")
-	run(t, mod, "go", "build", "./...")
+	scratch.Run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "./api/...")
+	scratch.Run(t, mod, "go", "mod", "tidy")
+	scratch.Run(t, mod, "go", "build", "./...")
 	ours := surfaces(t, mod, "example.com/kb/api/v1alpha1/applyconfiguration/...", false)
 	compared, deliberate := 0, 0
 	for pkg, decls := range theirs {
@@ -692,19 +673,19 @@ func TestControllerGenLayout(t *testing.T) {
 	// The output is now under ./api/...: a second run neither reads it
 	// as input nor changes it.
 	before := snapshot(t, out)
-	run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "--verify", "./api/...")
-	run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "./api/...")
+	scratch.Run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "--verify", "./api/...")
+	scratch.Run(t, mod, bin, "generate", "--compat=applyconfiguration-gen", "./api/...")
 	if after := snapshot(t, out); !maps.Equal(before, after) {
 		t.Error("a second run changed the output")
 	}
 	// +kubebuilder:ac:output:package moves the tree, relative to the API folder.
 	edit(t, filepath.Join(mod, "api", "v1alpha1", "groupversion_info.go"), "// +kubebuilder:ac:generate=true", "// +kubebuilder:ac:generate=true\n// +kubebuilder:ac:output:package=../../pkg/ac")
-	run(t, mod, bin, "generate", "./api/...")
+	scratch.Run(t, mod, bin, "generate", "./api/...")
 	if _, err := os.Stat(filepath.Join(mod, "pkg", "ac", "api", "v1alpha1", "proxy.go")); err != nil {
 		t.Errorf("+kubebuilder:ac:output:package=../../pkg/ac: %v", err)
 	}
-	run(t, mod, "go", "mod", "tidy")
-	run(t, mod, "go", "build", "./...")
+	scratch.Run(t, mod, "go", "mod", "tidy")
+	scratch.Run(t, mod, "go", "build", "./...")
 }
 
 // deliberateDifference matches the declarations of controller-gen's output
@@ -726,7 +707,7 @@ func edit(t *testing.T, path, old, new string) {
 	if !strings.Contains(string(b), old) {
 		t.Fatalf("%s has no %q", path, old)
 	}
-	write(t, path, strings.Replace(string(b), old, new, 1))
+	scratch.Write(t, path, strings.Replace(string(b), old, new, 1))
 }
 
 // surfaces loads the packages matching pattern in dir and lists each one's
@@ -779,14 +760,14 @@ func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds scratch modules")
 	}
-	_, bin := buildSSAgen(t)
+	bin := scratch.SSAgen(t)
 	t.Run("gateway-api", func(t *testing.T) {
 		mod := t.TempDir()
-		write(t, filepath.Join(mod, "go.mod"), "module example.com/gw\n\ngo 1.26.0\n\nrequire (\n\tk8s.io/apimachinery v0.37.0\n\tk8s.io/client-go v0.37.0\n\tsigs.k8s.io/gateway-api v1.6.3\n)\n")
-		write(t, filepath.Join(mod, "api", "v1", "types.go"), gatewayTypes)
-		write(t, filepath.Join(mod, "main.go"), "package main\n\nimport (\n\t_ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\t_ \"sigs.k8s.io/gateway-api/apis/v1\"\n)\n\nfunc main() {}\n")
-		run(t, mod, "go", "mod", "tidy")
-		out := run(t, mod, bin, "generate", "-v", "--output-dir", "pkg/ac", "./api/...")
+		scratch.Write(t, filepath.Join(mod, "go.mod"), "module example.com/gw\n\ngo 1.26.0\n\nrequire (\n\tk8s.io/apimachinery v0.37.0\n\tk8s.io/client-go v0.37.0\n\tsigs.k8s.io/gateway-api v1.6.3\n)\n")
+		scratch.Write(t, filepath.Join(mod, "api", "v1", "types.go"), gatewayTypes)
+		scratch.Write(t, filepath.Join(mod, "main.go"), "package main\n\nimport (\n\t_ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\t_ \"sigs.k8s.io/gateway-api/apis/v1\"\n)\n\nfunc main() {}\n")
+		scratch.Run(t, mod, "go", "mod", "tidy")
+		out := scratch.Run(t, mod, bin, "generate", "-v", "--output-dir", "pkg/ac", "./api/...")
 		if !strings.Contains(out, "mapped sigs.k8s.io/gateway-api/apis/v1 to sigs.k8s.io/gateway-api/applyconfiguration/apis/v1, found in module sigs.k8s.io/gateway-api@v1.6.3") {
 			t.Errorf("-v does not say what was mapped:\n%s", out)
 		}
@@ -797,8 +778,8 @@ func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
 		if !strings.Contains(string(b), `"sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"`) || !strings.Contains(string(b), "ParentReferenceApplyConfiguration") {
 			t.Errorf("the builder does not use Gateway API's apply configurations:\n%s", b)
 		}
-		run(t, mod, "go", "mod", "tidy")
-		run(t, mod, "go", "build", "./...")
+		scratch.Run(t, mod, "go", "mod", "tidy")
+		scratch.Run(t, mod, "go", "build", "./...")
 	})
 	t.Run("misfit and missing", func(t *testing.T) {
 		// A local module whose apply configuration lacks a field of its
@@ -807,16 +788,16 @@ func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
 		// why. Mapped by a flag to a package that is not there, the error
 		// stays: a flag is the user's word, never overruled.
 		third := t.TempDir()
-		write(t, filepath.Join(third, "go.mod"), "module example.com/third\n\ngo 1.26.0\n")
-		write(t, filepath.Join(third, "apis", "v1", "types.go"), "package v1\n\ntype Ref struct {\n\tName string `json:\"name\"`\n\tPort int32 `json:\"port,omitempty\"`\n}\n")
-		write(t, filepath.Join(third, "applyconfiguration", "apis", "v1", "ref.go"), "package v1\n\ntype RefApplyConfiguration struct {\n\tName *string `json:\"name,omitempty\"`\n}\n")
-		write(t, filepath.Join(third, "bare", "v1", "types.go"), "package v1\n\ntype Thing struct {\n\tSize int32 `json:\"size\"`\n}\n")
+		scratch.Write(t, filepath.Join(third, "go.mod"), "module example.com/third\n\ngo 1.26.0\n")
+		scratch.Write(t, filepath.Join(third, "apis", "v1", "types.go"), "package v1\n\ntype Ref struct {\n\tName string `json:\"name\"`\n\tPort int32 `json:\"port,omitempty\"`\n}\n")
+		scratch.Write(t, filepath.Join(third, "applyconfiguration", "apis", "v1", "ref.go"), "package v1\n\ntype RefApplyConfiguration struct {\n\tName *string `json:\"name,omitempty\"`\n}\n")
+		scratch.Write(t, filepath.Join(third, "bare", "v1", "types.go"), "package v1\n\ntype Thing struct {\n\tSize int32 `json:\"size\"`\n}\n")
 		mod := t.TempDir()
-		write(t, filepath.Join(mod, "go.mod"), "module example.com/op\n\ngo 1.26.0\n\nrequire (\n\texample.com/third v0.0.0\n\tk8s.io/apimachinery v0.37.0\n\tk8s.io/client-go v0.37.0\n)\n\nreplace example.com/third => "+third+"\n")
-		write(t, filepath.Join(mod, "api", "v1", "types.go"), thirdPartyTypes)
-		write(t, filepath.Join(mod, "main.go"), "package main\n\nimport _ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\nfunc main() {}\n")
-		run(t, mod, "go", "mod", "tidy")
-		out := run(t, mod, bin, "generate", "-v", "--output-dir", "pkg/ac", "./api/...")
+		scratch.Write(t, filepath.Join(mod, "go.mod"), "module example.com/op\n\ngo 1.26.0\n\nrequire (\n\texample.com/third v0.0.0\n\tk8s.io/apimachinery v0.37.0\n\tk8s.io/client-go v0.37.0\n)\n\nreplace example.com/third => "+third+"\n")
+		scratch.Write(t, filepath.Join(mod, "api", "v1", "types.go"), thirdPartyTypes)
+		scratch.Write(t, filepath.Join(mod, "main.go"), "package main\n\nimport _ \"k8s.io/client-go/applyconfigurations/meta/v1\"\n\nfunc main() {}\n")
+		scratch.Run(t, mod, "go", "mod", "tidy")
+		out := scratch.Run(t, mod, bin, "generate", "-v", "--output-dir", "pkg/ac", "./api/...")
 		for _, want := range []string{
 			"in 2 package(s) whose modules ship no apply configurations this module can build: example.com/third/apis/v1, example.com/third/bare/v1",
 			"applyconfiguration/apis/v1.RefApplyConfiguration lacks port",
@@ -831,8 +812,8 @@ func TestThirdPartyApplyConfigurationsFound(t *testing.T) {
 				t.Errorf("no %s: %v", f, err)
 			}
 		}
-		run(t, mod, "go", "build", "./...")
-		run(t, mod, "go", "vet", "./...")
+		scratch.Run(t, mod, "go", "build", "./...")
+		scratch.Run(t, mod, "go", "vet", "./...")
 
 		os.RemoveAll(filepath.Join(mod, "pkg"))
 		cmd := exec.Command(bin, "generate", "--output-dir", "pkg/ac", "--external-applyconfigurations", "example.com/third/apis/v1:example.com/third/applyconfiguration/elsewhere", "./api/...")
@@ -864,21 +845,21 @@ func TestEnsureKindsVendored(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds scratch modules")
 	}
-	repo, bin := buildSSAgen(t)
+	repo, bin := scratch.Repo(), scratch.SSAgen(t)
 	root := t.TempDir()
 	const opTest = "op/controllers/filter_test.go" // it uses the generated code
 	for name, content := range vendoredFiles {
 		if name != opTest {
-			write(t, filepath.Join(root, name), content)
+			scratch.Write(t, filepath.Join(root, name), content)
 		}
 	}
-	write(t, filepath.Join(root, "third", "go.mod"), "module example.com/third\n\ngo 1.26.0\n\nrequire (\n\texample.com/fourth v0.0.0\n\tk8s.io/apimachinery v0.37.0\n)\n\nreplace example.com/fourth => ../fourth\n")
+	scratch.Write(t, filepath.Join(root, "third", "go.mod"), "module example.com/third\n\ngo 1.26.0\n\nrequire (\n\texample.com/fourth v0.0.0\n\tk8s.io/apimachinery v0.37.0\n)\n\nreplace example.com/fourth => ../fourth\n")
 	op := filepath.Join(root, "op")
 	pinned := pins("v0.37.0", "v0.25.2")
-	write(t, filepath.Join(op, "go.mod"), goMod("example.com/op", "1.26.0", pinned, filepath.Join(repo, "ensure"))+
+	scratch.Write(t, filepath.Join(op, "go.mod"), goMod("example.com/op", "1.26.0", pinned, filepath.Join(repo, "ensure"))+
 		"\nrequire (\n\texample.com/third v0.0.0\n\texample.com/fourth v0.0.0\n)\n\nreplace (\n\texample.com/third => ../third\n\texample.com/fourth => ../fourth\n)\n")
-	run(t, op, "go", "mod", "tidy")
-	out := run(t, op, bin, "generate", "-v", "--ensure-kinds", "example.com/third/apis/v1.Filter", "--output-dir", "pkg/ssa")
+	scratch.Run(t, op, "go", "mod", "tidy")
+	out := scratch.Run(t, op, bin, "generate", "-v", "--ensure-kinds", "example.com/third/apis/v1.Filter", "--output-dir", "pkg/ssa")
 	var files []string
 	filepath.WalkDir(filepath.Join(op, "pkg", "ssa"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -904,10 +885,10 @@ func TestEnsureKindsVendored(t *testing.T) {
 	if n := strings.Count(out, "warning:"); n != 0 {
 		t.Errorf("%d warnings about the third party's markers, want the one note:\n%s", n, out)
 	}
-	write(t, filepath.Join(root, opTest), vendoredFiles[opTest])
-	run(t, op, "go", "build", "./...")
-	run(t, op, "go", "vet", "./...")
-	run(t, op, "go", "test", "-count=1", "./...")
+	scratch.Write(t, filepath.Join(root, opTest), vendoredFiles[opTest])
+	scratch.Run(t, op, "go", "build", "./...")
+	scratch.Run(t, op, "go", "vet", "./...")
+	scratch.Run(t, op, "go", "test", "-count=1", "./...")
 	checkPins(t, op, pinned)
 }
 
@@ -1159,30 +1140,34 @@ func (in *Widget) DeepCopyObject() runtime.Object { out := *in; return &out }
 // with docs/vet.md's .golangci.yml on an operator package: one finding for
 // one Create → AlreadyExists → Update site.
 func TestGolangciLintPlugin(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds golangci-lint")
-	}
-	repo, _ := buildSSAgen(t)
+	scratch.MatrixOnly(t)
+	repo := scratch.Repo()
 	op := t.TempDir()
-	write(t, filepath.Join(op, "go.mod"), goMod("example.com/gclop", "1.26.0", pins("v0.37.0", "v0.25.2"), filepath.Join(repo, "ensure")))
-	write(t, filepath.Join(op, "controllers", "role.go"), gclOperator)
-	write(t, filepath.Join(op, ".golangci.yml"), gclConfig)
-	run(t, op, "go", "mod", "tidy")
+	scratch.Write(t, filepath.Join(op, "go.mod"), goMod("example.com/gclop", "1.26.0", pins("v0.37.0", "v0.25.2"), filepath.Join(repo, "ensure")))
+	scratch.Write(t, filepath.Join(op, "controllers", "role.go"), gclOperator)
+	scratch.Write(t, filepath.Join(op, ".golangci.yml"), gclConfig)
+	scratch.Run(t, op, "go", "mod", "tidy")
 	for _, version := range []string{"v2.5.0", "v2.12.2"} {
 		t.Run(version, func(t *testing.T) {
-			dl := run(t, op, "go", "mod", "download", "-json", "github.com/golangci/golangci-lint/v2@"+version)
+			dl := scratch.Run(t, op, "go", "mod", "download", "-json", "github.com/golangci/golangci-lint/v2@"+version)
 			var info struct{ Dir string }
 			if err := json.Unmarshal([]byte(dl), &info); err != nil || info.Dir == "" {
 				t.Fatalf("go mod download: %v\n%s", err, dl)
 			}
-			src := filepath.Join(t.TempDir(), "golangci-lint")
+			// A folder that stays between runs: the build cache keys
+			// golangci-lint's own packages by their folder, so a second run
+			// compiles only what the plugin changed.
+			src := filepath.Join(repo, ".cache", "golangci-lint", version)
+			if err := os.RemoveAll(src); err != nil {
+				t.Fatal(err)
+			}
 			copyTree(t, info.Dir, src)
-			write(t, filepath.Join(src, "cmd", "golangci-lint", "plugins.go"), "package main\n\nimport _ \"github.com/ssagen/ssagen/vet/golangci\"\n")
-			run(t, src, "go", "mod", "edit", "-require=github.com/ssagen/ssagen@v0.0.0-00010101000000-000000000000",
+			scratch.Write(t, filepath.Join(src, "cmd", "golangci-lint", "plugins.go"), "package main\n\nimport _ \"github.com/ssagen/ssagen/vet/golangci\"\n")
+			scratch.Run(t, src, "go", "mod", "edit", "-require=github.com/ssagen/ssagen@v0.0.0-00010101000000-000000000000",
 				"-replace=github.com/ssagen/ssagen="+repo, "-replace=github.com/ssagen/ssagen/ensure="+filepath.Join(repo, "ensure"))
-			run(t, src, "go", "mod", "tidy")
+			scratch.Run(t, src, "go", "mod", "tidy")
 			bin := filepath.Join(t.TempDir(), "custom-gcl")
-			run(t, src, "go", "build", "-o", bin, "./cmd/golangci-lint")
+			scratch.Run(t, src, "go", "build", "-o", bin, "./cmd/golangci-lint")
 			cmd := exec.Command(bin, "run", "./...")
 			cmd.Dir = op
 			out, _ := cmd.CombinedOutput() // exit 1: there are issues

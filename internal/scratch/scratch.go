@@ -6,6 +6,7 @@
 package scratch
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -70,21 +72,44 @@ func Env() []string {
 }
 
 // Run runs a command in dir and returns its combined output; a failure
-// fails the test with that output.
+// fails the test with that output. The command is logged as the test's
+// current step, and stopped a minute before the package's deadline (go
+// test -timeout): a run over budget fails naming the step, not with a
+// goroutine dump.
 func Run(t testing.TB, dir, name string, args ...string) string {
 	t.Helper()
-	out, err := Try(dir, name, args...)
+	step := name + " " + strings.Join(args, " ")
+	t.Logf("step: %s (in %s)", step, dir)
+	ctx := context.Background()
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if deadline, ok := d.Deadline(); ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, deadline.Add(-time.Minute))
+			defer cancel()
+		}
+	}
+	start := time.Now()
+	out, err := try(ctx, dir, name, args...)
+	if ctx.Err() == context.DeadlineExceeded {
+		t.Fatalf("out of time: the package's budget (go test -timeout) ran out in the step %s, after %s (in %s); its output so far:\n%s",
+			step, time.Since(start).Round(time.Second), dir, out)
+	}
 	if err != nil {
-		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+		t.Fatalf("%s in %s: %v\n%s", step, dir, err, out)
 	}
 	return out
 }
 
 // Try runs a command in dir and returns its combined output and error.
 func Try(dir, name string, args ...string) (string, error) {
-	cmd := exec.Command(name, args...)
+	return try(context.Background(), dir, name, args...)
+}
+
+func try(ctx context.Context, dir, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = Env()
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -116,4 +141,19 @@ func Surfaces(t testing.TB, dir string, mapPath func(string) string, patterns ..
 		out[p.PkgPath] = apisurface.Of(p.Types, mapPath)
 	}
 	return out
+}
+
+// InMatrix reports whether this run is `make test-matrix`
+// (SSAGEN_MATRIX=1): the version matrix — scratch modules at every
+// supported controller-runtime release but the floor, golangci-lint
+// releases, Kubebuilder end to end — which `make test` leaves to it and
+// .ci/run runs too.
+func InMatrix() bool { return os.Getenv("SSAGEN_MATRIX") != "" }
+
+// MatrixOnly skips a test outside `make test-matrix`.
+func MatrixOnly(t testing.TB) {
+	t.Helper()
+	if !InMatrix() {
+		t.Skip("runs in make test-matrix (SSAGEN_MATRIX=1)")
+	}
 }

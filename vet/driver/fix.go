@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ssagen/ssagen/internal/atomicfile"
 	"github.com/ssagen/ssagen/vet"
 )
 
@@ -85,7 +85,7 @@ func fix(found []finding, o options) int {
 		}
 	} else {
 		for _, name := range names {
-			if err := writeFile(name, changed[name]); err != nil {
+			if err := atomicfile.Replace(name, changed[name]); err != nil {
 				fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
 				return exitError
 			}
@@ -210,36 +210,6 @@ func printDiff(o options, name string, old, new []byte) {
 	}
 	text, _ := difflib.GetUnifiedDiffString(d)
 	fmt.Fprint(o.stdout, text)
-}
-
-// writeFile replaces name's contents through a temporary file and a
-// rename, keeping its mode.
-func writeFile(name string, b []byte) error {
-	st, err := os.Stat(name)
-	if err != nil {
-		return err
-	}
-	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, b) {
-		return nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".ssagen-vet-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), st.Mode().Perm()); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
 }
 
 // tokenPos is a file's position, for relPos.
