@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssagen/ssagen/internal/scratch"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
 
@@ -111,14 +112,12 @@ var _ = rbacensure.EnsureClusterRole
 	builds(t, pkg, fixed)
 }
 
-// vetSetup builds ssagen and makes a package folder in this module (so
-// that it loads the module's dependencies), removed when the test ends.
+// vetSetup returns the ssagen binary (built once per test process) and
+// makes a package folder in this module (so that it loads the module's
+// dependencies), removed when the test ends.
 func vetSetup(t *testing.T, prefix string) (bin, dir string) {
 	t.Helper()
-	bin = filepath.Join(t.TempDir(), "ssagen")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("%s", out)
-	}
+	bin = scratch.SSAgen(t)
 	dir, err := os.MkdirTemp("../..", prefix)
 	if err != nil {
 		t.Fatal(err)
@@ -393,4 +392,10 @@ func builds(t *testing.T, pkg string, fixed []byte) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("the fixed package does not build: %v\n%s\n%s", err, out, fixed)
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	scratch.Cleanup()
+	os.Exit(code)
 }
