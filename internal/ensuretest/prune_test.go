@@ -158,6 +158,10 @@ func TestClusterScopedChildrenOfNamespacedOwner(t *testing.T) {
 			obj.Annotations[ensure.OwnerAnnotation] != "Sandbox.platform.ssagen.dev/default/s1" || len(obj.OwnerReferences) != 0 {
 			t.Fatalf("%s: labels %v, annotations %v, references %v", name, obj.Labels, obj.Annotations, obj.OwnerReferences)
 		}
+		if name == "s1-read" {
+			// The check below reads s1-read from the informer cache.
+			e.synced(t, ctx, obj)
+		}
 		last = obj
 	}
 	theirs, _, err := rbacv1ensure.EnsureClusterRole(ctx, cache, other, role("s2-read"), ensure.OwnerLabels())
