@@ -24,12 +24,13 @@ import (
 
 // event is one line of test2json's output.
 type event struct {
-	Time    time.Time
-	Action  string
-	Package string
-	Test    string
-	Elapsed float64
-	Output  string
+	Time       time.Time
+	Action     string
+	Package    string
+	ImportPath string // build-output and build-fail events
+	Test       string
+	Elapsed    float64
+	Output     string
 }
 
 type pkgState struct {
@@ -95,6 +96,14 @@ func (r *report) read(in io.Reader, out io.Writer) error {
 			if len(line) > 0 {
 				r.failed = r.failed || strings.HasPrefix(string(line), "FAIL") || strings.Contains(string(line), "build failed")
 			}
+			continue
+		}
+		switch e.Action {
+		case "build-output":
+			fmt.Fprint(out, e.Output) // a compile error
+			continue
+		case "build-fail":
+			r.failed = true
 			continue
 		}
 		if e.Package == "" {
