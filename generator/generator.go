@@ -152,7 +152,7 @@ func Load(cfg *Config) (*model.Universe, error) {
 // Tree is one output tree of a run: its folder and every file in it.
 type Tree struct {
 	Dir   string // absolute
-	Files []emit.File
+	Files []output.File
 }
 
 // Render loads the input and renders every output tree in memory: one

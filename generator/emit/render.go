@@ -12,25 +12,20 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/ssagen/ssagen/generator/model"
+	"github.com/ssagen/ssagen/generator/output"
 	"github.com/ssagen/ssagen/generator/schema"
 	"github.com/ssagen/ssagen/templates"
 )
 
-// File is one rendered file, its path relative to the output tree root.
-type File struct {
-	Path    string // slash-separated
-	Content []byte
-}
-
 // Render renders every file of the output tree in memory. header is the
 // optional boilerplate (license) that goes above ssagen's own header.
-func Render(u *model.Universe, header []byte) ([]File, error) {
+func Render(u *model.Universe, header []byte) ([]output.File, error) {
 	extra := []string{managedfieldsPkg, u.OutputPkg + "/internal"}
 	if len(unreflectableKinds(u)) > 0 {
 		extra = append(extra, runtimePkg, unstructuredPkg, smdTyped(u), "encoding/json", "bytes", "fmt", "strings")
 	}
 	aliases := NewAliases(u, extra)
-	var files []File
+	var files []output.File
 	var errs []string
 	add := func(rel string, f *jen.File) {
 		content, err := finish(header, f)
@@ -38,7 +33,7 @@ func Render(u *model.Universe, header []byte) ([]File, error) {
 			errs = append(errs, fmt.Sprintf("%s: %v", rel, err))
 			return
 		}
-		files = append(files, File{Path: rel, Content: content})
+		files = append(files, output.File{Path: rel, Content: content})
 	}
 	for _, gv := range u.GroupVersions {
 		names := fileNames(gv)
