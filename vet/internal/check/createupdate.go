@@ -211,9 +211,16 @@ func (p *pass) absenceCheck(cond ast.Expr) bool {
 		case token.EQL:
 			if id, ok := ast.Unparen(c.Y).(*ast.Ident); ok && id.Name == "nil" {
 				// A variable or a lookup; a field of an object that was
-				// read (sa.DeletionTimestamp == nil) says nothing of absence.
+				// read (sa.DeletionTimestamp == nil, role.Rules == nil)
+				// says nothing of absence, but a field holding an object
+				// that was read (resources.Deployment == nil, CloudNativePG's
+				// pooler) does.
 				switch ast.Unparen(c.X).(type) {
 				case *ast.Ident, *ast.IndexExpr:
+				case *ast.SelectorExpr:
+					if !isObjectPointer(p.TypesInfo.TypeOf(c.X)) {
+						return false
+					}
 				default:
 					return false
 				}
@@ -227,6 +234,25 @@ func (p *pass) absenceCheck(cond ast.Expr) bool {
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// isObjectPointer reports a pointer to a Kubernetes object: a struct that
+// embeds ObjectMeta.
+func isObjectPointer(t types.Type) bool {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Embedded() && f.Name() == "ObjectMeta" {
+			return true
 		}
 	}
 	return false

@@ -44,6 +44,22 @@ func (r *Reconciler) createWhenNil(ctx context.Context, found *api.ServiceAccoun
 	return nil
 }
 
+// poolerResources holds the objects a reconcile read from the cache, nil
+// where there was none (CloudNativePG's pooler reconciler).
+type poolerResources struct {
+	Account *api.ServiceAccount
+}
+
+// A field holding an object that was read, compared with nil: silent.
+func (r *Reconciler) createWhenFieldNil(ctx context.Context, resources *poolerResources) error {
+	if resources.Account == nil {
+		if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "pooler"}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}
+
 // A helper called only from the NotFound branch of its caller: silent.
 func (r *Reconciler) createRole(ctx context.Context) error {
 	if err := r.Create(ctx, &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}}); err != nil && !apierrors.IsAlreadyExists(err) {
