@@ -518,7 +518,10 @@ func (r *run) cutWatches() {
 	for i, rp := range r.replicas {
 		before[i] = rp.faults.cut()
 	}
-	deadline := time.Now().Add(180 * time.Second)
+	// An informer relists after its reflector's backoff (up to 30 s a
+	// retry, more on a machine busy compiling): the deadline only bounds
+	// a relist that never comes.
+	deadline := time.Now().Add(8 * time.Minute)
 	for i, rp := range r.replicas {
 		for {
 			n, all := rp.faults.listedSince(before[i])
