@@ -13,11 +13,7 @@ import (
 	"github.com/ssagen/ssagen/internal/scratch"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	scratch.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { scratch.Main(m) }
 
 // The tests of this file run the plugin the way its users do: kubebuilder
 // v4.16 (SSAGEN_KUBEBUILDER, built by hack/kubebuilder.sh) finds the

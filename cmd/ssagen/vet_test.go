@@ -394,8 +394,4 @@ func builds(t *testing.T, pkg string, fixed []byte) {
 	}
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	scratch.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { scratch.Main(m) }

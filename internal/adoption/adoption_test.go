@@ -36,11 +36,7 @@ var matrix = []struct{ k8s, controllerRuntime, goVersion string }{
 	{"v0.37.0", "v0.25.2", "1.26.0"},
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	scratch.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { scratch.Main(m) }
 
 // cells are the cells of the matrix TestOperatorKeepsItsVersions covers
 // in this run: the floor in make test, where every change is checked

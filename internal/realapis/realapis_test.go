@@ -19,11 +19,7 @@ import (
 	"github.com/ssagen/ssagen/internal/scratch"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	scratch.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { scratch.Main(m) }
 
 // an API is a scratch module requiring a public API module at a pinned
 // version, and a run of ssagen on it.

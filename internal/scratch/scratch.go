@@ -35,7 +35,7 @@ var (
 )
 
 // SSAgen returns the ssagen binary, built once per test process into a
-// folder removed when the process ends (TestMain calls Cleanup).
+// folder removed when the process ends (TestMain calls Main).
 func SSAgen(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -58,11 +58,14 @@ func SSAgen(t testing.TB) string {
 	return binary
 }
 
-// Cleanup removes the binary SSAgen built.
-func Cleanup() {
+// Main runs a package's tests and removes the binary SSAgen built:
+// func TestMain(m *testing.M) { scratch.Main(m) }.
+func Main(m *testing.M) {
+	code := m.Run()
 	if binary != "" {
 		os.RemoveAll(filepath.Dir(binary))
 	}
+	os.Exit(code)
 }
 
 // Env is the environment commands run in: a user's module mode, with the
