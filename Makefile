@@ -32,17 +32,21 @@ kubebuilder: ## build kubebuilder v4.16.0, which the plugin ssagen.io/v1-alpha i
 oracle-tools: ## build controller-gen v0.23 (the differential tests' oracle) into .cache/tools (once)
 	bash hack/oracle-tools.sh
 
-MATRIX_ENV = KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_KUBEBUILDER="$$(bash hack/kubebuilder.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1
+# The ssagen binary every package's scratch modules run, built once a run.
+SSAGEN_BIN = $(CURDIR)/.cache/tools/ssagen
+MATRIX_ENV = KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_KUBEBUILDER="$$(bash hack/kubebuilder.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 SSAGEN_BIN=$(SSAGEN_BIN)
 TEST_ENV = $(MATRIX_ENV) SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)"
 # The version matrix's tests: make test runs the floor cell of the scratch operator and the real APIs at ssagen's own k8s.io; make test-matrix the rest.
 MATRIX_TESTS = ^(TestOperatorKeepsItsVersions|TestSuitesAcrossVersions|TestGolangciLintPlugin|TestEditProject|TestRealAPIs)$$
 
 test: lint verify envtest-assets oracle-tools kubebuilder ## what every change needs: lint, verify, all tests on a real kube-apiserver (controller-gen the oracle, the Kubebuilder plugin in kubebuilder's own projects, real public APIs), the matrix's floor cell, the benchmark smoke run; ends with a table of where the time went (.cache/test-report)
 	bash hack/test.sh ensure ensure -count=1 ./...
+	$(GO) build -o $(SSAGEN_BIN) ./cmd/ssagen
 	$(TEST_ENV) bash hack/test.sh ssagen . -count=1 -timeout=25m ./...
 	$(MAKE) --no-print-directory bench-smoke
 
 test-matrix: envtest-assets kubebuilder ## the version matrix .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36)
+	$(GO) build -o $(SSAGEN_BIN) ./cmd/ssagen
 	$(MATRIX_ENV) SSAGEN_MATRIX=1 bash hack/test.sh matrix . -count=1 -timeout=40m -run '$(MATRIX_TESTS)' ./internal/adoption ./internal/realapis ./kubebuilder
 
 fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; TestOracleRandom checks random APIs against controller-gen and kube-apiserver for 3 minutes

@@ -34,10 +34,15 @@ var (
 	buildErr  error
 )
 
-// SSAgen returns the ssagen binary, built once per test process into a
-// folder removed when the process ends (TestMain calls Main).
+// SSAgen returns the ssagen binary: $SSAGEN_BIN, which make test builds
+// once for every package (.cache/tools/ssagen), or else one built once per
+// test process into a folder removed when the process ends (TestMain
+// calls Main).
 func SSAgen(t testing.TB) string {
 	t.Helper()
+	if bin := os.Getenv("SSAGEN_BIN"); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "ssagen-bin-")
 		if err != nil {
