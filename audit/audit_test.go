@@ -114,4 +114,20 @@ func TestSourceNamesTheSites(t *testing.T) {
 	if rep.Rows[0].UserAgent != "unfixed-operator" {
 		t.Errorf("the costliest row is %+v", rep.Rows[0].Key)
 	}
+
+	// As a CI gate: a budget of no 409 for the operator fails on exactly
+	// its two costly rows, each with the line behind it.
+	budget, err := audit.ParseBudget([]byte("limits:\n- writer: unfixed-operator\n  conflicts: 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := budget.Check(rep)
+	if len(over) != 2 || over[0].Row != creates && over[1].Row != creates || over[0].Row != status && over[1].Row != status {
+		t.Fatalf("over budget: %v", over)
+	}
+	for _, o := range over {
+		if len(o.Row.Sites) != 1 {
+			t.Errorf("%s: no site", o)
+		}
+	}
 }

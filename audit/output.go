@@ -64,6 +64,48 @@ func WriteTable(w io.Writer, rep *Report, all bool) error {
 	return err
 }
 
+// WriteMarkdown writes a GitHub-flavoured Markdown summary for a CI log or
+// a job summary ($GITHUB_STEP_SUMMARY): the rows that wasted requests,
+// their sites, and what passed a budget or regressed from a baseline.
+func WriteMarkdown(w io.Writer, rep *Report, overruns []Overrun, regressions []Regression) error {
+	fmt.Fprintf(w, "### ssagen audit: %d requests over %.0f min\n\n", rep.Events, rep.Minutes())
+	var shown []*Row
+	for _, r := range rep.Rows {
+		if r.Cost() > 0 || r.CreateConflictUpdate > 0 {
+			shown = append(shown, r)
+		}
+	}
+	if len(shown) == 0 {
+		fmt.Fprintln(w, "No 409s and no writes that changed nothing.")
+	} else {
+		fmt.Fprintln(w, "| # | writer | manager | resource | verb | requests | 409 | no-op | create→409→update |")
+		fmt.Fprintln(w, "|---:|---|---|---|---|---:|---:|---:|---:|")
+		for i, r := range shown {
+			fmt.Fprintf(w, "| %d | `%s` | %s | %s | %s | %d | %d | %d | %d |\n", i+1, r.User, dash(r.FieldManager), r.resource(), r.Verb,
+				r.Requests, r.Conflicts, r.NoopWrites, r.CreateConflictUpdate)
+		}
+		for i, r := range shown {
+			for _, s := range r.Sites {
+				fmt.Fprintf(w, "\n- #%d `%s` %s", i+1, s.Pos, s.Category)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if len(overruns) > 0 {
+		fmt.Fprintf(w, "\n**Over budget** (%d):\n\n", len(overruns))
+		for _, o := range overruns {
+			fmt.Fprintf(w, "- %s\n", o)
+		}
+	}
+	if len(regressions) > 0 {
+		fmt.Fprintf(w, "\n**Regressed from the baseline** (%d):\n\n", len(regressions))
+		for _, g := range regressions {
+			fmt.Fprintf(w, "- %s\n", g)
+		}
+	}
+	return nil
+}
+
 func dash(s string) string {
 	if s == "" {
 		return "-"

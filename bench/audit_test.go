@@ -91,6 +91,17 @@ func TestAuditAgrees(t *testing.T) {
 			if (name == "create-update") != (ccu > 0) {
 				t.Errorf("Create → 409 → Update sequences: %d", ccu)
 			}
+			// The CI gate: a budget of no 409, no write that changed
+			// nothing and no Create → 409 → Update for the controller
+			// passes the ensure pattern and fails create-update.
+			budget, err := audit.ParseBudget([]byte("limits:\n- writer: " + UserAgent(p) + "\n  conflicts: 0\n  noopWrites: 0\n  createConflictUpdate: 0\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			over := budget.Check(agg.Report())
+			if name == "ensure" && len(over) > 0 || name == "create-update" && len(over) == 0 {
+				t.Errorf("over budget: %v", over)
+			}
 			t.Logf("%s: %d requests, %d 409s, %d writes that changed nothing, %d Create → 409 → Update", name, sumOf(got), sumOf(gotConflicts), gotNoops, ccu)
 		})
 	}

@@ -23,8 +23,13 @@ requests, 409 Conflicts, writes that changed nothing and
 Create -> 409 -> Update sequences, costliest first. docs/audit.md has the
 audit policy these numbers need.
 
+With --budget (and --baseline) it is a gate for CI: the rows over a limit,
+or costlier than in a previous report, are listed with the code behind
+them (--source), and it exits 4.
+
 Exit codes: 0 the report, 1 a file could not be read, 2 usage,
-3 the report, with lines that were not audit events skipped.
+3 the report, with lines that were not audit events skipped,
+4 over the budget or regressed from the baseline.
 
 Flags:
 `
@@ -41,6 +46,10 @@ func auditCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "one JSON object a row, instead of the table")
 	html := fs.String("html", "", "also write an HTML page with a chart of 409s and no-op writes per minute for each writer")
 	all := fs.Bool("all", false, "print every row, not only those that wasted requests")
+	markdown := fs.Bool("markdown", false, "a GitHub-flavoured Markdown summary instead of the table (for a CI log or $GITHUB_STEP_SUMMARY)")
+	budgetFile := fs.String("budget", "", "a budget file (YAML): limits of 409s, no-op writes, Create→409→Update sequences and requests per writer, resource and verb; exit 4 when one is passed")
+	baselineFile := fs.String("baseline", "", "a previous report (ssagen audit --json): exit 4 when a row wastes more requests than there, beyond --tolerance")
+	tolerance := fs.Float64("tolerance", 0.1, "with --baseline, the growth allowed (0.1: 10%)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, auditUsage)
 		fs.PrintDefaults()
@@ -54,6 +63,29 @@ func auditCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return 2
+	}
+	var budget *audit.Budget
+	if *budgetFile != "" {
+		data, err := os.ReadFile(*budgetFile)
+		if err == nil {
+			budget, err = audit.ParseBudget(data)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ssagen audit: --budget %s: %v\n", *budgetFile, err)
+			return 2
+		}
+	}
+	var baseline map[audit.Key]*audit.Row
+	if *baselineFile != "" {
+		f, err := os.Open(*baselineFile)
+		if err == nil {
+			baseline, err = audit.ReadBaseline(f)
+			f.Close()
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ssagen audit: --baseline %s: %v\n", *baselineFile, err)
+			return 2
+		}
 	}
 	var agg audit.Aggregator
 	if *since != "" {
@@ -102,10 +134,21 @@ func auditCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *source != "" {
 		unexplained = audit.Join(rep, findings)
 	}
+	var overruns []audit.Overrun
+	var regressions []audit.Regression
+	if budget != nil {
+		overruns = budget.Check(rep)
+	}
+	if baseline != nil {
+		regressions = audit.Compare(rep, baseline, *tolerance)
+	}
 	var err error
-	if *asJSON {
+	switch {
+	case *asJSON:
 		err = audit.WriteJSON(stdout, rep)
-	} else {
+	case *markdown:
+		err = audit.WriteMarkdown(stdout, rep, overruns, regressions)
+	default:
 		err = audit.WriteTable(stdout, rep, *all)
 		for _, r := range unexplained {
 			fmt.Fprintf(stdout, "no finding of ssagen vet in %s explains %s %s %s (%s): its writes come from elsewhere, or from a pattern vet does not know\n",
@@ -119,10 +162,29 @@ func auditCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ssagen audit: %v\n", err)
 		return 1
 	}
+	if len(overruns)+len(regressions) > 0 {
+		if !*markdown {
+			printGate(stdout, overruns, regressions)
+		}
+		return 4
+	}
 	if skipped > 0 {
 		return 3
 	}
 	return 0
+}
+
+// printGate lists what failed the gate, each row with the code behind it.
+func printGate(w io.Writer, overruns []audit.Overrun, regressions []audit.Regression) {
+	for _, o := range overruns {
+		fmt.Fprintf(w, "over budget: %s\n", o)
+		for _, s := range o.Row.Sites {
+			fmt.Fprintf(w, "    %s %s\n", s.Pos, s.Category)
+		}
+	}
+	for _, g := range regressions {
+		fmt.Fprintf(w, "regressed: %s\n", g)
+	}
 }
 
 // parseSince reads -since: a time, or a duration before now.

@@ -18,6 +18,12 @@ func TestAuditCommand(t *testing.T) {
 	os.WriteFile(good, []byte(auditLine+"\n"), 0o644)
 	os.WriteFile(bad, []byte(auditLine+"\n{\"kind\":\"Pod\"}\n"+auditLine[:50]), 0o644)
 	html := filepath.Join(dir, "report.html")
+	budget, loose, badBudget := filepath.Join(dir, "budget.yaml"), filepath.Join(dir, "loose.yaml"), filepath.Join(dir, "bad.yaml")
+	os.WriteFile(budget, []byte("limits:\n- writer: op\n  conflicts: 0\n"), 0o644)
+	os.WriteFile(loose, []byte("limits:\n- writer: op\n  conflicts: 5\n"), 0o644)
+	os.WriteFile(badBudget, []byte("limits:\n- writer: op\n"), 0o644)
+	clean := filepath.Join(dir, "clean.json")
+	os.WriteFile(clean, nil, 0o644)
 	for _, tc := range []struct {
 		args      []string
 		code      int
@@ -31,6 +37,11 @@ func TestAuditCommand(t *testing.T) {
 		{[]string{filepath.Join(dir, "missing.log")}, 1, "", "no such file"},
 		{[]string{"--since", "yesterday", good}, 2, "", "want an RFC 3339 time"},
 		{nil, 2, "", "Usage: ssagen audit"},
+		{[]string{"--budget", budget, good}, 4, "over budget: create configmaps by op (-): 1 409s, over the limit of 0 (limits[0])", ""},
+		{[]string{"--budget", loose, good}, 0, "configmaps", ""},
+		{[]string{"--budget", badBudget, good}, 2, "", "limits[0] limits nothing"},
+		{[]string{"--baseline", clean, good}, 4, "regressed: create configmaps by op (-): 1 wasted requests, 0 in the baseline", ""},
+		{[]string{"--markdown", "--budget", budget, good}, 4, "**Over budget** (1):", ""},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := auditCmd(tc.args, strings.NewReader(""), &stdout, &stderr)
