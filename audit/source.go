@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/gobuffalo/flect"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 // Finding is a finding of ssagen vet, as the join reads it.
@@ -17,10 +19,10 @@ type Finding struct {
 
 // categories are the vet findings that explain each kind of waste.
 var (
-	createConflicts = []string{"create-update", "create-ignore", "create-or-update"}
-	writeConflicts  = []string{"retry-on-conflict", "update-from-scratch", "update-cached-churning", "create-or-update", "create-update"}
-	noopWrites      = []string{"create-or-update", "update-cached-churning", "update-from-scratch", "create-update", "apply-typed-struct", "owns-churning"}
-	statusWaste     = []string{"status-update", "retry-on-conflict"}
+	createConflicts = []string{contract.CategoryCreateUpdate, contract.CategoryCreateIgnore, contract.CategoryCreateOrUpdate}
+	writeConflicts  = []string{contract.CategoryRetryOnConflict, contract.CategoryUpdateFromScratch, contract.CategoryUpdateCachedChurning, contract.CategoryCreateOrUpdate, contract.CategoryCreateUpdate}
+	noopWrites      = []string{contract.CategoryCreateOrUpdate, contract.CategoryUpdateCachedChurning, contract.CategoryUpdateFromScratch, contract.CategoryCreateUpdate, contract.CategoryApplyTypedStruct, contract.CategoryOwnsChurning}
+	statusWaste     = []string{contract.CategoryStatusUpdate, contract.CategoryRetryOnConflict}
 )
 
 // helperKind reads the kind a finding's fix names ("…: rbacensure.EnsureRole: …").

@@ -13,12 +13,14 @@ import (
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 // Module paths the scaffolds pin and import.
 const (
 	generatorModule = "github.com/ssagen/ssagen"
-	runtimeModule   = "github.com/ssagen/ssagen/ensure"
+	runtimeModule   = contract.RuntimePkg
 	toolPackage     = "github.com/ssagen/ssagen/cmd/ssagen"
 	// develVersion is what a replaced module is required at.
 	develVersion = "v0.0.0-00010101000000-000000000000"

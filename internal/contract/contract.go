@@ -94,3 +94,18 @@ func identifier(s string) string {
 		return -1
 	}, s)
 }
+
+// The categories of ssagen vet's findings (analysis.Diagnostic.Category):
+// ssagen audit --source reads them to tie a costly row of an audit log to
+// the code behind it.
+const (
+	CategoryCreateUpdate         = "create-update"
+	CategoryCreateIgnore         = "create-ignore"
+	CategoryCreateOrUpdate       = "create-or-update"
+	CategoryRetryOnConflict      = "retry-on-conflict"
+	CategoryStatusUpdate         = "status-update"
+	CategoryUpdateFromScratch    = "update-from-scratch"
+	CategoryUpdateCachedChurning = "update-cached-churning"
+	CategoryApplyTypedStruct     = "apply-typed-struct"
+	CategoryOwnsChurning         = "owns-churning"
+)

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -36,7 +37,7 @@ func runApplyTypedStruct(p *pass) {
 			return true // every field it sends was written on purpose
 		}
 		kind := p.kindOf(call.Args[1])
-		p.Report(diag(call.Pos(), "apply-typed-struct",
+		p.Report(diag(call.Pos(), contract.CategoryApplyTypedStruct,
 			"server-side apply of a typed Go struct: every zero-valued field without omitempty is sent, so this manager claims fields it never meant to set (controller-runtime #2702)",
 			helper(kind, "")+" with a typed apply configuration: only the fields you set are sent"))
 		return true

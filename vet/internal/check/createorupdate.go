@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
 	"go/types"
 )
@@ -16,7 +17,7 @@ func runCreateOrUpdate(p *pass) {
 		if len(call.Args) > 2 {
 			kind = p.kindOf(call.Args[2])
 		}
-		d := diag(call.Pos(), "create-or-update",
+		d := diag(call.Pos(), contract.CategoryCreateOrUpdate,
 			name+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs, and fields set earlier are never pruned",
 			helper(kind, "")+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed")
 		var why string

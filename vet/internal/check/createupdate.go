@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -38,7 +39,7 @@ func runCreateUpdate(p *pass) {
 		}
 		for _, c := range writes {
 			if p.isWriteCall(c) {
-				d := diag(create.Pos(), "create-update",
+				d := diag(create.Pos(), contract.CategoryCreateUpdate,
 					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
 					helper(p.createdKind(create), "")+": one server-side apply with force, and no request at all when the object is already as desired")
 				var why string
@@ -135,7 +136,7 @@ func (p *pass) createdKind(create *ast.CallExpr) string {
 }
 
 func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
-	d := diag(create.Pos(), "create-ignore",
+	d := diag(create.Pos(), contract.CategoryCreateIgnore,
 		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
 		helper(p.createdKind(create), "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object")
 	var why string

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -18,7 +19,7 @@ func runRetryOnConflict(p *pass) {
 				kind = p.kindOf(c.Args[1])
 			}
 		}
-		p.Report(diag(call.Pos(), "retry-on-conflict",
+		p.Report(diag(call.Pos(), contract.CategoryRetryOnConflict,
 			"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely",
 			helper(kind, "")+": server-side apply does not conflict on resourceVersion"))
 	})

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
 )
 
@@ -29,7 +30,7 @@ func runStatusUpdate(p *pass) {
 		if v == nil || body == nil || (builtFromLiteral(p, body, v) && !p.readInFunc(body, v, call.Pos())) {
 			return true
 		}
-		p.Report(diag(call.Pos(), "status-update",
+		p.Report(diag(call.Pos(), contract.CategoryStatusUpdate,
 			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
 			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed"))
 		return true

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -21,7 +22,7 @@ func runUpdateFromScratch(p *pass) {
 			// Optimistic locking on purpose — unless another controller
 			// keeps writing the object: then the cached copy is often stale.
 			if kind := p.kindOf(call.Args[1]); writtenByOthers[kind] {
-				p.Report(diag(call.Pos(), "update-cached-churning",
+				p.Report(diag(call.Pos(), contract.CategoryUpdateCachedChurning,
 					"Update of a "+kind+" read from the cache: another controller keeps writing it (status, scale, endpoints), so the copy is often stale and the write 409s",
 					helper(kind, "")+": apply only the fields you own, without a resourceVersion"))
 			}
@@ -33,7 +34,7 @@ func runUpdateFromScratch(p *pass) {
 		if p.partOfCreateUpdate(call, stack, body) {
 			return true // one finding per write site: create-update reports it
 		}
-		p.Report(diag(call.Pos(), "update-from-scratch",
+		p.Report(diag(call.Pos(), contract.CategoryUpdateFromScratch,
 			"Update of an object built from scratch: without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
 			helper(p.kindOf(call.Args[1]), "")+": apply only the fields you own"))
 		return true
