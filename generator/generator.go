@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/ssagen/ssagen/generator/load"
 	"github.com/ssagen/ssagen/generator/model"
 	"github.com/ssagen/ssagen/generator/output"
+	"github.com/ssagen/ssagen/internal/contract"
 	"github.com/ssagen/ssagen/internal/gomod"
 )
 
@@ -149,10 +151,26 @@ func Load(cfg *Config) (*model.Universe, error) {
 	return u, nil
 }
 
-// Tree is one output tree of a run: its folder and every file in it.
+// Tree is one output tree of a run: its folder, its import path, every
+// file in it, and the kinds it has builders or helpers for — what a
+// consumer of the output (the Kubebuilder plugin's scaffolds) imports,
+// typed, so that it never searches the rendered text.
 type Tree struct {
 	Dir   string // absolute
+	Pkg   string // import path of the tree's root: ForKind, NewTypeConverter
 	Files []output.File
+	Kinds []Kind
+}
+
+// Kind is a kind of an output tree.
+type Kind struct {
+	Name, Group, Version string
+	// ACPkg is the import path of its apply configurations (client-go's
+	// for a built-in kind of --ensure-kinds); HelperPkg that of its
+	// EnsureX helpers, "" without them.
+	ACPkg, HelperPkg string
+	// Status: the helpers include EnsureXStatus.
+	Status bool
 }
 
 // Render loads the input and renders every output tree in memory: one
@@ -191,9 +209,28 @@ func Render(cfg Config) ([]Tree, error) {
 		if cfg.OutputDir != "" {
 			dir = OutputDir(cfg)
 		}
-		trees = append(trees, Tree{Dir: dir, Files: files})
+		trees = append(trees, Tree{Dir: dir, Pkg: root, Files: files, Kinds: kindsOf(&tu)})
 	}
 	return trees, nil
+}
+
+// kindsOf lists the kinds of one tree's universe.
+func kindsOf(u *model.Universe) []Kind {
+	var out []Kind
+	for _, gv := range u.GroupVersions {
+		for _, k := range gv.Kinds() {
+			kind := Kind{Name: k.Name.Name, Group: gv.Group, Version: gv.Version, ACPkg: gv.OutPkgPath}
+			if gv.External {
+				kind.ACPkg = k.ApplyConfig.Pkg
+			}
+			if u.Ensure || gv.External {
+				kind.HelperPkg = contract.HelperPkg(gv.OutPkgPath)
+				kind.Status = slices.Contains(k.Root.Subresources, "status")
+			}
+			out = append(out, kind)
+		}
+	}
+	return out
 }
 
 // GenerateTrees renders every tree, then hands each to the sink for its

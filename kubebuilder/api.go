@@ -8,11 +8,13 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"text/template"
 	"unicode"
 
 	"github.com/ssagen/ssagen/generator"
+	"github.com/ssagen/ssagen/internal/contract"
 	"github.com/ssagen/ssagen/templates"
 )
 
@@ -132,7 +134,7 @@ func createAPI(req *Request, env Env, p *project, a args, out files) (err error)
 	// The helpers are generated now, in the same command: the scaffolded
 	// controller imports them, and go/v4 runs go mod tidy before make
 	// generate.
-	rendered, err := render(req, env, makefile, out)
+	trees, err := render(req, env, makefile, out)
 	if err != nil {
 		return err
 	}
@@ -151,33 +153,33 @@ func createAPI(req *Request, env Env, p *project, a args, out files) (err error)
 	} else {
 		d.ChildNamespace, d.ChildNamespaceTest = d.Var+"ChildNamespace", d.Var+"ChildNamespace"
 	}
-	find := func(decl string) (string, error) {
-		for p, content := range rendered {
-			if strings.Contains(content, decl) {
-				return p, nil
+	find := func(name string) (generator.Kind, error) {
+		for _, t := range trees {
+			for _, k := range t.Kinds {
+				if k.Name == name && k.HelperPkg != "" {
+					return k, nil
+				}
 			}
 		}
-		return "", fmt.Errorf("generating the apply configurations: no %s in the output: ssagen found no such kind in ./api/...", strings.TrimSuffix(decl, "("))
+		return generator.Kind{}, fmt.Errorf("generating the apply configurations: no Ensure%s in the output: ssagen found no such kind in ./api/...", name)
 	}
-	imp := func(file string) string { return p.Repo + "/" + path.Dir(file) }
-	ensureFile, err := find("func Ensure" + kind + "(")
+	own, err := find(kind)
 	if err != nil {
 		return err
 	}
-	d.EnsureImport, d.ACImport = imp(ensureFile), path.Dir(imp(ensureFile))
-	d.Status = strings.Contains(rendered[ensureFile], "func Ensure"+kind+"Status(")
-	childFile, err := find("func Ensure" + child.kind + "(")
+	d.EnsureImport, d.ACImport, d.Status = own.HelperPkg, own.ACPkg, own.Status
+	childKind, err := find(child.kind)
 	if err != nil {
 		return err
 	}
-	d.ChildEnsureImport = imp(childFile)
-	converterFile, err := find("func NewTypeConverter(")
-	if err != nil {
-		return err
+	d.ChildEnsureImport = childKind.HelperPkg
+	for _, t := range trees {
+		if slices.ContainsFunc(t.Kinds, func(k generator.Kind) bool { return k.Name == kind && k.HelperPkg != "" }) {
+			d.ConverterImport = t.Pkg // utils.go of the tree that holds the kind
+		}
 	}
-	d.ConverterImport = imp(converterFile)
 	d.ACAlias, d.EnsureAlias = d.APIAlias+"ac", d.APIAlias+"ensure"
-	d.ChildEnsureAlias = map[string]string{"ConfigMap": "corev1ensure", "Deployment": "appsv1ensure"}[child.kind]
+	d.ChildEnsureAlias = contract.HelperAlias(childKind.HelperPkg)
 	d.ConverterAlias = "applyconfiguration"
 	// The license header go/v4 put on the file it scaffolded (with the
 	// year filled in), so that the project's files stay alike.
@@ -282,7 +284,7 @@ func varName(kind string) string {
 // depend on them. A file in the way is overwritten only if a generator
 // wrote it: ssagen, or controller-gen applyconfiguration, which ssagen
 // replaces.
-func render(req *Request, env Env, makefile string, out files) (map[string]string, error) {
+func render(req *Request, env Env, makefile string, out files) ([]generator.Tree, error) {
 	cfg := generator.Config{Dir: env.Dir, Packages: []string{"./api/..."}, Ensure: true,
 		EnsureKinds: ensureKinds(makefile), BeforeDeepCopy: true}
 	if outputToDir(makefile) {
@@ -295,7 +297,6 @@ func render(req *Request, env Env, makefile string, out files) (map[string]strin
 	if err != nil {
 		return nil, fmt.Errorf("generating the apply configurations: %w", err)
 	}
-	rendered := map[string]string{}
 	for _, t := range trees {
 		rel, err := filepath.Rel(env.Dir, t.Dir)
 		if err != nil {
@@ -306,11 +307,10 @@ func render(req *Request, env Env, makefile string, out files) (map[string]strin
 			if old, ok := req.Universe[p]; ok && !generatedByTool(old) {
 				return nil, fmt.Errorf("%s: exists and no generator wrote it: move it away, then run the plugin again", p)
 			}
-			rendered[p] = string(f.Content)
 			out[p] = string(f.Content)
 		}
 	}
-	return rendered, nil
+	return trees, nil
 }
 
 // generatedByTool reports whether a file carries ssagen's or
