@@ -40,10 +40,7 @@ TEST_ENV = $(MATRIX_ENV) SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)
 MATRIX_TESTS = ^(TestOperatorKeepsItsVersions|TestSuitesAcrossVersions|TestGolangciLintPlugin|TestEditProject|TestRealAPIs)$$
 
 test: lint verify envtest-assets oracle-tools kubebuilder ## what every change needs: lint, verify, all tests on a real kube-apiserver (controller-gen the oracle, the Kubebuilder plugin in kubebuilder's own projects, real public APIs), the matrix's floor cell, the benchmark smoke run; ends with a table of where the time went (.cache/test-report)
-	bash hack/test.sh ensure ensure -count=1 ./...
-	$(GO) build -o $(SSAGEN_BIN) ./cmd/ssagen
-	$(TEST_ENV) bash hack/test.sh ssagen . -count=1 -timeout=25m ./...
-	$(MAKE) --no-print-directory bench-smoke
+	$(TEST_ENV) bash hack/test-all.sh
 
 test-matrix: envtest-assets kubebuilder ## the version matrix .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36)
 	$(GO) build -o $(SSAGEN_BIN) ./cmd/ssagen
