@@ -104,6 +104,7 @@ func TestOperatorKeepsItsVersions(t *testing.T) {
 	repo, bin := scratch.Repo(), scratch.SSAgen(t)
 	for _, cell := range cells() {
 		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
+			t.Parallel() // go test -parallel (the cores) at a time
 			pinned := pins(cell.k8s, cell.controllerRuntime)
 			op := t.TempDir()
 			scratch.Write(t, filepath.Join(op, "go.mod"), goMod("example.com/operator", cell.goVersion, pinned, filepath.Join(repo, "ensure")))
@@ -149,6 +150,7 @@ func TestSuitesAcrossVersions(t *testing.T) {
 	repo, bin := scratch.Repo(), scratch.SSAgen(t)
 	for _, cell := range matrix {
 		t.Run("controller-runtime-"+cell.controllerRuntime, func(t *testing.T) {
+			t.Parallel() // go test -parallel (the cores) at a time
 			mod := t.TempDir()
 			for _, dir := range []string{"examples/api", "examples/config", "examples/controller", "internal/ensuretest", "internal/testenv"} {
 				copyTree(t, filepath.Join(repo, dir), filepath.Join(mod, dir))
@@ -1146,6 +1148,7 @@ func TestGolangciLintPlugin(t *testing.T) {
 	scratch.Run(t, op, "go", "mod", "tidy")
 	for _, version := range []string{"v2.5.0", "v2.12.2"} {
 		t.Run(version, func(t *testing.T) {
+			t.Parallel()
 			dl := scratch.Run(t, op, "go", "mod", "download", "-json", "github.com/golangci/golangci-lint/v2@"+version)
 			var info struct{ Dir string }
 			if err := json.Unmarshal([]byte(dl), &info); err != nil || info.Dir == "" {
