@@ -161,7 +161,7 @@ func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
 		jen.Return(jen.Id("typeConverter").Values(converter)),
 	)
 	f.Line()
-	comment(f, "typeConverter reads the kinds holding uint64 values, which structured-merge-diff's\nreflection cannot read, through their unstructured form.")
+	comment(f, "typeConverter reads the kinds holding uint64 values, which structured-merge-diff's\nreflection cannot read, through their JSON (internal.Unstructured).")
 	f.Type().Id("typeConverter").Struct(jen.Qual(managedfieldsPkg, "TypeConverter"))
 	f.Line()
 	var kinds []jen.Code

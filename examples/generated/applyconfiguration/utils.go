@@ -46,7 +46,7 @@ func NewTypeConverter(scheme *runtime.Scheme) managedfields.TypeConverter {
 }
 
 // typeConverter reads the kinds holding uint64 values, which structured-merge-diff's
-// reflection cannot read, through their unstructured form.
+// reflection cannot read, through their JSON (internal.Unstructured).
 type typeConverter struct {
 	managedfields.TypeConverter
 }
