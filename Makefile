@@ -39,7 +39,8 @@ TEST_ENV = $(MATRIX_ENV) SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)
 # The version matrix's tests: make test runs the floor cell of the scratch operator and the real APIs at ssagen's own k8s.io; make test-matrix the rest.
 MATRIX_TESTS = ^(TestOperatorKeepsItsVersions|TestSuitesAcrossVersions|TestGolangciLintPlugin|TestEditProject|TestRealAPIs)$$
 
-test: lint verify envtest-assets oracle-tools kubebuilder ## what every change needs: lint, verify, all tests on a real kube-apiserver (controller-gen the oracle, the Kubebuilder plugin in kubebuilder's own projects, real public APIs), the matrix's floor cell, the benchmark smoke run; ends with a table of where the time went (.cache/test-report)
+test: ## what every change needs: lint, verify, all tests on a real kube-apiserver (controller-gen the oracle, the Kubebuilder plugin in kubebuilder's own projects, real public APIs), the matrix's floor cell, the benchmark smoke run; ends with a table of where the time went (.cache/test-report)
+	MAKE="$(MAKE)" bash hack/test-prepare.sh
 	$(TEST_ENV) bash hack/test-all.sh
 
 test-matrix: envtest-assets kubebuilder ## the version matrix .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36)
