@@ -57,3 +57,13 @@ if [ -z "$verify" ]; then
 elif ! diff -u internal/conformance/roots_test.go <(printf '%s\n' "$roots"); then
   echo "internal/conformance/roots_test.go is stale: run make generate" >&2; exit 1
 fi
+# Each tree's converters, checked by property (internal/convtest).
+for tree in kube apiextensions aggregator; do
+  conv=$(go run ./internal/conformance/rootsgen -converters "$tree")
+  out=internal/conformance/$tree/convert_test.go
+  if [ -z "$verify" ]; then
+    printf '%s\n' "$conv" > "$out"
+  elif ! diff -u "$out" <(printf '%s\n' "$conv"); then
+    echo "$out is stale: run make generate" >&2; exit 1
+  fi
+done

@@ -39,6 +39,9 @@ the client's cache shows the object already as desired (c from
 ensure.NewClient also remembers what it applied), and returns the live
 object and what was done. desired is not modified.`, kind))
 		ensureFunc(f, u, k, contract.Ensure(kind), "")
+		if gv.External {
+			externalFromFuncs(f, u, k, aliases)
+		}
 		f.Line()
 		comment(f, fmt.Sprintf(`Owned%[1]sChanges is a predicate for Owns(&%[1]s{}) that drops update
 events changing nothing c's field manager owns (status churn, other
@@ -55,6 +58,29 @@ managers' fields); deleted objects leave c's memory.`, kind))
 		}
 	}
 	return f
+}
+
+// externalFromFuncs export the converters of a kind of --ensure-kinds from
+// its helper package: From<Kind>, and StatusFrom<Kind> for a kind with a
+// status subresource.
+func externalFromFuncs(f *jen.File, u *model.Universe, k *model.Type, aliases Aliases) {
+	c := &converter{u: u, aliases: aliases}
+	ac := jen.Qual(k.ApplyConfig.Pkg, k.ApplyConfig.Name)
+	in := jen.Id("in").Op("*").Qual(k.Name.Pkg, k.Name.Name)
+	f.Line()
+	comment(f, fmt.Sprintf(`From%[1]s returns the apply configuration of in, for Ensure%[1]s: every
+field in's JSON sends, except server-set metadata%[2]s.
+nil gives nil.`, k.Name.Name, map[bool]string{true: " and the status (StatusFrom" + k.Name.Name + ")"}[hasSub(k.Root, "status")]))
+	f.Func().Id("From" + k.Name.Name).Params(in.Clone()).Op("*").Add(ac.Clone()).Block(
+		jen.Return(jen.Qual(c.internalPkg(), c.externalName(k)).Call(jen.Id("in"))))
+	if hasSub(k.Root, "status") {
+		f.Line()
+		comment(f, fmt.Sprintf(`StatusFrom%[1]s returns the apply configuration of in's status, for
+Ensure%[1]sStatus: kind, apiVersion, name, namespace and the status.
+nil gives nil.`, k.Name.Name))
+		f.Func().Id("StatusFrom" + k.Name.Name).Params(in).Op("*").Add(ac).Block(
+			jen.Return(jen.Qual(c.internalPkg(), c.externalStatusName(k)).Call(jen.Id("in"))))
+	}
 }
 
 // ensureFunc renders one helper: it calls ensure.Apply for the kind, on the

@@ -55,9 +55,11 @@ func NewAliases(u *model.Universe, extra []string) Aliases {
 			used[t.Name.Name] = true
 			if t.ApplyConfig != nil {
 				used[t.ApplyConfig.Name] = true
+				used[t.From] = true
 			}
 			if t.Root != nil {
 				used[t.Root.Funcs.Extract], used[t.Root.Funcs.ExtractFrom] = true, true
+				used[t.Root.Funcs.StatusFrom] = true
 				for _, f := range t.Root.Funcs.ExtractSub {
 					used[f] = true
 				}
@@ -78,7 +80,9 @@ func NewAliases(u *model.Universe, extra []string) Aliases {
 
 // reserved are identifiers generated code declares or uses unqualified.
 var reserved = map[string]bool{"b": true, "value": true, "values": true, "entries": true, "i": true, "k": true, "v": true, "err": true, "u": true, "c": true, "obj": true, "opts": true,
-	"fieldManager": true, "subresource": true}
+	"fieldManager": true, "subresource": true, "in": true, "out": true,
+	// the converters' loop variables (convert.go)
+	"i0": true, "i1": true, "i2": true, "i3": true, "k0": true, "k1": true, "k2": true, "k3": true, "e0": true, "e1": true, "e2": true, "e3": true}
 
 func itoa(i int) string {
 	const digits = "0123456789"

@@ -44,6 +44,9 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 			e := &typeFile{u: u, gv: gv, t: t, aliases: aliases}
 			add(path.Join(gv.OutSubdir, names[t]), e.render())
 		}
+		if !gv.External && len(gv.Types) > 0 {
+			add(path.Join(gv.OutSubdir, "zz_generated.convert.go"), convertFile(u, gv, aliases))
+		}
 		if (u.Ensure || gv.External) && len(gv.Kinds()) > 0 {
 			add(path.Join(gv.OutSubdir, "ensure", "ensure.go"), ensureFile(u, gv, aliases))
 		}
@@ -53,6 +56,9 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 		return nil, err
 	}
 	add("internal/internal.go", internalFile(u, yml, aliases))
+	if f := externalConvertFile(u, aliases); f != nil {
+		add("internal/convert.go", f)
+	}
 	add("utils.go", utilsFile(u, aliases))
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("rendering generated code failed (a bug in ssagen):\n%s", strings.Join(errs, "\n"))

@@ -47,6 +47,32 @@ func settleNames(gv *model.GroupVersion, compat bool) {
 			k.Root.Funcs.ExtractSub[sub] = claim("Extract"+k.Name.Name+strings.ToUpper(sub[:1])+sub[1:], "Subresource")
 		}
 	}
+	// The converters: From<Type> for every struct type, then
+	// StatusFrom<Kind> for kinds with a status subresource.
+	for _, t := range gv.Types {
+		if t.ApplyConfig != nil {
+			t.From = claim("From"+t.Name.Name, "ApplyConfiguration")
+		}
+	}
+	for _, k := range kinds {
+		if hasStatus(k) {
+			k.Root.Funcs.StatusFrom = claim("StatusFrom"+k.Name.Name, "Subresource")
+		}
+	}
+	for _, k := range kinds {
+		k.Root.Funcs.FromEmbedded = claim("From"+k.Name.Name+"Embedded", "Converter")
+	}
+}
+
+// hasStatus reports whether kind k has a status subresource with an
+// Extract: its status is written there, not with the object.
+func hasStatus(k *model.Type) bool {
+	for _, s := range k.Root.Subresources {
+		if s == "status" {
+			return true
+		}
+	}
+	return false
 }
 
 // metaSetters are the setters a kind's configuration gets from its

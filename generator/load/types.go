@@ -63,6 +63,12 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 	t.MapType = l.objectType(vals, "mapType", t.Pos, name.Name)
 
 	in := l.inputs[name.Pkg]
+	t.GoKind = goKind(n.Underlying())
+	defer func() {
+		if t.Shape != model.ShapeStruct && holdsCollections(n.Underlying(), map[types.Type]bool{}) {
+			t.DeepCopy = deepCopyMethod(n)
+		}
+	}()
 	switch u := n.Underlying().(type) {
 	case *types.Struct:
 		if anyJSON[name.String()] {
@@ -205,6 +211,69 @@ func hasMethod(n *types.Named, name string) bool {
 	return false
 }
 
+// goKind is the model's kind of an underlying type.
+func goKind(t types.Type) model.GoKind {
+	switch t.(type) {
+	case *types.Basic:
+		return model.GoBasic
+	case *types.Struct:
+		return model.GoStruct
+	case *types.Slice:
+		return model.GoSlice
+	case *types.Map:
+		return model.GoMap
+	case *types.Pointer:
+		return model.GoPointer
+	case *types.Interface:
+		return model.GoInterface
+	}
+	return model.GoOther
+}
+
+// holdsCollections reports whether a value of type t holds a slice or map
+// itself or in its struct fields (not behind pointers): what a copy by
+// assignment would share.
+func holdsCollections(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	case *types.Array:
+		return holdsCollections(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsCollections(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deepCopyMethod finds deepcopy-gen's DeepCopy method of n: returning *T
+// or T.
+func deepCopyMethod(n *types.Named) model.DeepCopyKind {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), true, n.Obj().Pkg(), "DeepCopy")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return model.DeepCopyNone
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return model.DeepCopyNone
+	}
+	switch r := sig.Results().At(0).Type(); {
+	case types.Identical(r, n):
+		return model.DeepCopyValue
+	case types.Identical(r, types.NewPointer(n)):
+		return model.DeepCopyPointer
+	}
+	return model.DeepCopyNone
+}
+
 func basicValue(b *types.Basic) model.ValueKind {
 	switch {
 	case b.Info()&types.IsString != 0:
@@ -233,13 +302,13 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 			if report {
 				l.unsupported(pos, what, t)
 			}
-			return &model.TypeRef{Kind: model.RefInterface}
+			return &model.TypeRef{Kind: model.RefInterface, Opaque: true}
 		}
 		if t.TypeArgs().Len() > 0 || t.TypeParams().Len() > 0 {
 			if report {
 				l.typeErr(pos, "use a concrete type", "%s uses generic type %s, which is not supported", what, types.TypeString(t, nil))
 			}
-			return &model.TypeRef{Kind: model.RefInterface}
+			return &model.TypeRef{Kind: model.RefInterface, Opaque: true}
 		}
 		return &model.TypeRef{Kind: model.RefNamed, Named: l.named(t.Obj())}
 	case *types.Basic:
@@ -262,7 +331,7 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 			l.typeErr(pos, "use a slice with +kubebuilder:validation:MinItems and MaxItems for a fixed length",
 				"%s has array type %s: Extract and the apply runtime read objects with structured-merge-diff, which cannot handle Go arrays", what, types.TypeString(t, nil))
 		}
-		return &model.TypeRef{Kind: model.RefInterface}
+		return &model.TypeRef{Kind: model.RefInterface, Opaque: true}
 	case *types.Interface:
 		if report && !l.untypedField {
 			l.unsupported(pos, what, t)
@@ -272,7 +341,7 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 		if report {
 			l.unsupported(pos, what, t)
 		}
-		return &model.TypeRef{Kind: model.RefInterface}
+		return &model.TypeRef{Kind: model.RefInterface, Opaque: true}
 	}
 }
 

@@ -193,6 +193,18 @@ type Type struct {
 	// GV is the input group version this type is generated in, nil for
 	// external types.
 	GV *GroupVersion
+	// From is the name of the type's converter in its apply configuration
+	// package (From<Type>), settled against the package's other names; set
+	// for generated struct types.
+	From string
+	// GoKind is the kind of the Go type underneath: what a converter may
+	// compare a value of a ShapeValue type with to know it is empty.
+	GoKind GoKind
+	// DeepCopy says how a converter copies a value of a type that is not a
+	// struct with an apply configuration and holds slices or maps
+	// (runtime.RawExtension's Raw, a named slice kept raw): through its
+	// DeepCopy method. Values holding neither are copied by assignment.
+	DeepCopy DeepCopyKind
 	// Root is set for kinds (+kubebuilder:object:root or +genclient with ObjectMeta).
 	Root *Root
 }
@@ -224,12 +236,42 @@ type Root struct {
 	Unreflectable []string
 }
 
-// RootFuncs names a kind's Extract functions.
+// RootFuncs names a kind's Extract functions and its status converter.
 type RootFuncs struct {
 	Extract     string            // Extract<Kind>
 	ExtractFrom string            // Extract<Kind>From
 	ExtractSub  map[string]string // subresource → Extract<Kind><Subresource>
+	// FromEmbedded converts a kind held in another object's field (a
+	// template): TypeMeta and status as the object has them
+	// (From<Kind>Embedded); emitted where a field holds the kind.
+	FromEmbedded string
+	// StatusFrom converts an object's status into an apply configuration
+	// of the kind for the status subresource (StatusFrom<Kind>); set when
+	// the kind has one.
+	StatusFrom string
 }
+
+// GoKind is the kind of a named type's underlying Go type.
+type GoKind uint8
+
+const (
+	GoOther     GoKind = iota // array, chan, func: never empty to encoding/json's omitempty but by length (arrays)
+	GoBasic                   // bool, numbers, string
+	GoStruct                  // never empty to omitempty
+	GoSlice                   // empty at length 0
+	GoMap                     // empty at length 0
+	GoPointer                 // empty when nil
+	GoInterface               // empty when nil
+)
+
+// DeepCopyKind is how a value type's DeepCopy method returns its copy.
+type DeepCopyKind uint8
+
+const (
+	DeepCopyNone    DeepCopyKind = iota // copied by assignment
+	DeepCopyPointer                     // DeepCopy() *T
+	DeepCopyValue                       // DeepCopy() T
+)
 
 // Abbrev joins the first n of paths and says how many more there are:
 // ".spec.a, .spec.b and 4 more".
@@ -301,6 +343,9 @@ type TypeRef struct {
 	Named *Type  // RefNamed
 	Elem  *TypeRef
 	Key   *TypeRef // RefMap
+	// Opaque marks a RefInterface that is not a Go interface (an array, a
+	// struct literal, a type in error): never nil, so never compared to it.
+	Opaque bool
 }
 
 // Deref strips pointers.

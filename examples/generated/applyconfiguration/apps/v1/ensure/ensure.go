@@ -26,6 +26,20 @@ func EnsureDeployment(ctx context.Context, c client.Client, owner client.Object,
 	return obj, res, err
 }
 
+// FromDeployment returns the apply configuration of in, for EnsureDeployment: every
+// field in's JSON sends, except server-set metadata and the status (StatusFromDeployment).
+// nil gives nil.
+func FromDeployment(in *appsv1.Deployment) *appsv1ac.DeploymentApplyConfiguration {
+	return internal.From_appsv1_Deployment(in)
+}
+
+// StatusFromDeployment returns the apply configuration of in's status, for
+// EnsureDeploymentStatus: kind, apiVersion, name, namespace and the status.
+// nil gives nil.
+func StatusFromDeployment(in *appsv1.Deployment) *appsv1ac.DeploymentApplyConfiguration {
+	return internal.StatusFrom_appsv1_Deployment(in)
+}
+
 // OwnedDeploymentChanges is a predicate for Owns(&Deployment{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.

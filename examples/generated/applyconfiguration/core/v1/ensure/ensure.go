@@ -25,6 +25,13 @@ func EnsureConfigMap(ctx context.Context, c client.Client, owner client.Object, 
 	return obj, res, err
 }
 
+// FromConfigMap returns the apply configuration of in, for EnsureConfigMap: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromConfigMap(in *corev1.ConfigMap) *corev1ac.ConfigMapApplyConfiguration {
+	return internal.From_corev1_ConfigMap(in)
+}
+
 // OwnedConfigMapChanges is a predicate for Owns(&ConfigMap{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -44,6 +51,20 @@ func EnsurePod(ctx context.Context, c client.Client, owner client.Object, desire
 	obj := &corev1.Pod{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
 	return obj, res, err
+}
+
+// FromPod returns the apply configuration of in, for EnsurePod: every
+// field in's JSON sends, except server-set metadata and the status (StatusFromPod).
+// nil gives nil.
+func FromPod(in *corev1.Pod) *corev1ac.PodApplyConfiguration {
+	return internal.From_corev1_Pod(in)
+}
+
+// StatusFromPod returns the apply configuration of in's status, for
+// EnsurePodStatus: kind, apiVersion, name, namespace and the status.
+// nil gives nil.
+func StatusFromPod(in *corev1.Pod) *corev1ac.PodApplyConfiguration {
+	return internal.StatusFrom_corev1_Pod(in)
 }
 
 // OwnedPodChanges is a predicate for Owns(&Pod{}) that drops update
@@ -74,6 +95,13 @@ func EnsureSecret(ctx context.Context, c client.Client, owner client.Object, des
 	return obj, res, err
 }
 
+// FromSecret returns the apply configuration of in, for EnsureSecret: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromSecret(in *corev1.Secret) *corev1ac.SecretApplyConfiguration {
+	return internal.From_corev1_Secret(in)
+}
+
 // OwnedSecretChanges is a predicate for Owns(&Secret{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -93,6 +121,20 @@ func EnsureService(ctx context.Context, c client.Client, owner client.Object, de
 	obj := &corev1.Service{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
 	return obj, res, err
+}
+
+// FromService returns the apply configuration of in, for EnsureService: every
+// field in's JSON sends, except server-set metadata and the status (StatusFromService).
+// nil gives nil.
+func FromService(in *corev1.Service) *corev1ac.ServiceApplyConfiguration {
+	return internal.From_corev1_Service(in)
+}
+
+// StatusFromService returns the apply configuration of in's status, for
+// EnsureServiceStatus: kind, apiVersion, name, namespace and the status.
+// nil gives nil.
+func StatusFromService(in *corev1.Service) *corev1ac.ServiceApplyConfiguration {
+	return internal.StatusFrom_corev1_Service(in)
 }
 
 // OwnedServiceChanges is a predicate for Owns(&Service{}) that drops update
@@ -121,6 +163,13 @@ func EnsureServiceAccount(ctx context.Context, c client.Client, owner client.Obj
 	obj := &corev1.ServiceAccount{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
 	return obj, res, err
+}
+
+// FromServiceAccount returns the apply configuration of in, for EnsureServiceAccount: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromServiceAccount(in *corev1.ServiceAccount) *corev1ac.ServiceAccountApplyConfiguration {
+	return internal.From_corev1_ServiceAccount(in)
 }
 
 // OwnedServiceAccountChanges is a predicate for Owns(&ServiceAccount{}) that drops update

@@ -25,6 +25,13 @@ func EnsureEndpointSlice(ctx context.Context, c client.Client, owner client.Obje
 	return obj, res, err
 }
 
+// FromEndpointSlice returns the apply configuration of in, for EnsureEndpointSlice: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromEndpointSlice(in *discoveryv1.EndpointSlice) *discoveryv1ac.EndpointSliceApplyConfiguration {
+	return internal.From_discoveryv1_EndpointSlice(in)
+}
+
 // OwnedEndpointSliceChanges is a predicate for Owns(&EndpointSlice{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.

@@ -25,6 +25,13 @@ func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object
 	return obj, res, err
 }
 
+// FromClusterRole returns the apply configuration of in, for EnsureClusterRole: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromClusterRole(in *rbacv1.ClusterRole) *rbacv1ac.ClusterRoleApplyConfiguration {
+	return internal.From_rbacv1_ClusterRole(in)
+}
+
 // OwnedClusterRoleChanges is a predicate for Owns(&ClusterRole{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -43,6 +50,13 @@ func EnsureClusterRoleBinding(ctx context.Context, c client.Client, owner client
 	obj := &rbacv1.ClusterRoleBinding{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
 	return obj, res, err
+}
+
+// FromClusterRoleBinding returns the apply configuration of in, for EnsureClusterRoleBinding: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromClusterRoleBinding(in *rbacv1.ClusterRoleBinding) *rbacv1ac.ClusterRoleBindingApplyConfiguration {
+	return internal.From_rbacv1_ClusterRoleBinding(in)
 }
 
 // OwnedClusterRoleBindingChanges is a predicate for Owns(&ClusterRoleBinding{}) that drops update
@@ -65,6 +79,13 @@ func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desir
 	return obj, res, err
 }
 
+// FromRole returns the apply configuration of in, for EnsureRole: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromRole(in *rbacv1.Role) *rbacv1ac.RoleApplyConfiguration {
+	return internal.From_rbacv1_Role(in)
+}
+
 // OwnedRoleChanges is a predicate for Owns(&Role{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -83,6 +104,13 @@ func EnsureRoleBinding(ctx context.Context, c client.Client, owner client.Object
 	obj := &rbacv1.RoleBinding{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
 	return obj, res, err
+}
+
+// FromRoleBinding returns the apply configuration of in, for EnsureRoleBinding: every
+// field in's JSON sends, except server-set metadata.
+// nil gives nil.
+func FromRoleBinding(in *rbacv1.RoleBinding) *rbacv1ac.RoleBindingApplyConfiguration {
+	return internal.From_rbacv1_RoleBinding(in)
 }
 
 // OwnedRoleBindingChanges is a predicate for Owns(&RoleBinding{}) that drops update
