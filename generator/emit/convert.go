@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"go/token"
 	"sort"
 
 	"github.com/dave/jennifer/jen"
@@ -43,10 +44,12 @@ type converter struct {
 	gvOf    map[*model.Type]*model.GroupVersion // kinds of every group version, external ones included
 	// embedded are the kinds a field holds (embeddedKinds).
 	embedded map[*model.Type]bool
+	// skip are the types without a converter (unconvertible).
+	skip map[*model.Type]bool
 }
 
 func newConverter(u *model.Universe, f *jen.File, aliases Aliases) *converter {
-	c := &converter{u: u, f: f, aliases: aliases, gvOf: map[*model.Type]*model.GroupVersion{}, embedded: embeddedKinds(u)}
+	c := &converter{u: u, f: f, aliases: aliases, gvOf: map[*model.Type]*model.GroupVersion{}, embedded: embeddedKinds(u), skip: unconvertible(u)}
 	for _, gv := range u.GroupVersions {
 		for _, k := range gv.Kinds() {
 			c.gvOf[k] = gv
@@ -60,7 +63,7 @@ func convertFile(u *model.Universe, gv *model.GroupVersion, aliases Aliases) *je
 	f := newFile(gv.OutPkgPath, aliases)
 	c := newConverter(u, f, aliases)
 	for _, t := range gv.Types {
-		if t.ApplyConfig == nil {
+		if t.ApplyConfig == nil || c.skip[t] {
 			continue
 		}
 		c.typeFunc(t, t.From, false)
@@ -117,11 +120,58 @@ func externalConverted(u *model.Universe) []*model.Type {
 	return out
 }
 
+// unconvertible are the struct types no converter can be written for:
+// unexported ones (another package cannot name them), and those holding
+// one.
+func unconvertible(u *model.Universe) map[*model.Type]bool {
+	out := map[*model.Type]bool{}
+	for _, t := range u.Types {
+		if t.ApplyConfig != nil && !token.IsExported(t.Name.Name) {
+			out[t] = true
+		}
+	}
+	holds := func(r *model.TypeRef) bool {
+		seen := map[*model.Type]bool{}
+		for r != nil {
+			if r.Kind != model.RefNamed {
+				r = r.Elem
+				continue
+			}
+			if out[r.Named] {
+				return true
+			}
+			if (r.Named.Shape == model.ShapeSlice || r.Named.Shape == model.ShapeMap) && !seen[r.Named] {
+				seen[r.Named] = true
+				r = r.Named.Elem
+				continue
+			}
+			return false
+		}
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range u.Types {
+			if out[t] || t.ApplyConfig == nil {
+				continue
+			}
+			for _, f := range t.Fields {
+				if holds(f.Type) {
+					out[t], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
 // embeddedKinds are the kinds some field holds (a StatefulSet's
 // PersistentVolumeClaim templates), whose converters then have an
 // embedded variant.
 func embeddedKinds(u *model.Universe) map[*model.Type]bool {
 	out := map[*model.Type]bool{}
+	seen := map[*model.Type]bool{}
 	var walk func(r *model.TypeRef)
 	walk = func(r *model.TypeRef) {
 		for ; r != nil; r = r.Elem {
@@ -129,7 +179,8 @@ func embeddedKinds(u *model.Universe) map[*model.Type]bool {
 				if r.Named.Root != nil && r.Named.ApplyConfig != nil {
 					out[r.Named] = true
 				}
-				if r.Named.Shape == model.ShapeSlice || r.Named.Shape == model.ShapeMap {
+				if (r.Named.Shape == model.ShapeSlice || r.Named.Shape == model.ShapeMap) && !seen[r.Named] {
+					seen[r.Named] = true // type Tree map[string]Tree
 					walk(r.Named.Elem)
 				}
 				return
@@ -404,6 +455,8 @@ func (c *converter) into(dst, src *jen.Statement, r *model.TypeRef, depth int) [
 		switch {
 		case ac.Kind == model.RefApply:
 			return []jen.Code{jen.Add(dst).Op("=").Op("*").Add(c.valueFunc(t)).Call(jen.Op("&").Add(src))}
+		case depth > maxDepth:
+			// a named collection holding itself: copied as it is
 		case ac.Kind == model.RefSlice:
 			return c.into(dst, src, &model.TypeRef{Kind: model.RefSlice, Elem: t.Elem}, depth)
 		case ac.Kind == model.RefMap:
@@ -435,6 +488,10 @@ func (c *converter) into(dst, src *jen.Statement, r *model.TypeRef, depth int) [
 	}
 	return []jen.Code{jen.Add(dst).Op("=").Add(c.copyValue(src, r))}
 }
+
+// maxDepth bounds the nesting of collections a converter copies element by
+// element.
+const maxDepth = 8
 
 // needsWork reports whether an element of type r takes more than an
 // assignment to copy: a struct to convert, a pointer, a collection, a

@@ -7,7 +7,15 @@ package apisurface
 import (
 	"fmt"
 	"go/types"
+	"regexp"
 )
+
+// Converter matches the entry of one of ssagen's converters
+// (zz_generated.convert.go: From<Type>, StatusFrom<Kind>,
+// From<Kind>Embedded, each taking in *T): ssagen's own addition to the
+// apply configurations it generates, which a comparison with a published
+// package leaves aside.
+var Converter = regexp.MustCompile(`^func (Status)?From[A-Za-z0-9_]*func\(in \*`)
 
 // Of lists pkg's exported types, fields (with tags), methods of T and *T,
 // functions, variables and constants. mapPath renames package paths in the
