@@ -42,7 +42,7 @@ func TestEnsureKindsAlone(t *testing.T) {
 		}
 	}
 	sort.Strings(files)
-	want := []string{"core/v1/ensure/ensure.go", "internal/internal.go", "rbac/v1/ensure/ensure.go", "utils.go"}
+	want := []string{"core/v1/ensure/ensure.go", "internal/convert.go", "internal/internal.go", "rbac/v1/ensure/ensure.go", "utils.go"}
 	if strings.Join(files, " ") != strings.Join(want, " ") {
 		t.Errorf("wrote %v, want %v", files, want)
 	}
@@ -122,7 +122,7 @@ func TestEnsureKindWithoutApplyConfigurations(t *testing.T) {
 			files = append(files, f.Path)
 		}
 	}
-	want := []string{"internal/internal.go", "oracle/clusterscope/ensure/ensure.go", "oracle/clusterscope/gizmo.go", "oracle/clusterscope/spec.go", "utils.go"}
+	want := []string{"internal/convert.go", "internal/internal.go", "oracle/clusterscope/ensure/ensure.go", "oracle/clusterscope/gizmo.go", "oracle/clusterscope/spec.go", "oracle/clusterscope/zz_generated.convert.go", "utils.go"}
 	if strings.Join(files, " ") != strings.Join(want, " ") {
 		t.Errorf("wrote %v, want %v (Gizmo and what it reaches, not Thing or Status)", files, want)
 	}

@@ -191,3 +191,34 @@ func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 	}
 	return "", false
 }
+
+// converted is the call of the generated converter of ac's kind on the
+// typed expression e (a *Kind): From<Kind>, found in the helper's package
+// (built-in and third-party kinds of --ensure-kinds) or in ac's (the
+// user's kinds). ok is false when neither has it and ac is published
+// elsewhere (client-go's, which has none). The fix is type-checked before
+// it is offered, so a converter assumed by convention that is not there
+// declines it then.
+func (f *fixer) converted(ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
+	name := "From" + strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
+	converts := func(pkg *types.Package) bool {
+		fn, ok := pkg.Scope().Lookup(name).(*types.Func)
+		if !ok {
+			return false
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != 1 || sig.Results().Len() != 1 {
+			return false
+		}
+		res := acNamed(sig.Results().At(0).Type())
+		return res != nil && res.Obj().Name() == ac.Obj().Name() && res.Obj().Pkg().Path() == ac.Obj().Pkg().Path()
+	}
+	arg := f.node(e)
+	switch acPkg := ac.Obj().Pkg(); {
+	case converts(helper.Pkg()):
+		return f.qualify(helper.Pkg(), "") + "." + name + "(" + arg + ")", true
+	case converts(acPkg), !strings.HasPrefix(acPkg.Path(), "k8s.io/client-go/"):
+		return f.qualify(acPkg, "ac") + "." + name + "(" + arg + ")", true
+	}
+	return "", false
+}

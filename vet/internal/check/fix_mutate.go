@@ -191,6 +191,9 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 		return nil, why
 	}
+	if in.convert != nil {
+		return nil, in.whyNot
+	}
 	if !isBlank(as.Lhs[0]) {
 		return nil, whyResultUsed
 	}

@@ -29,17 +29,19 @@ import (
 //	role := rbacv1ac.Role(n, ns).WithRules(rbacv1ac.PolicyRule().WithVerbs("get"))
 //	_, _, err := rbacv1ensure.EnsureRole(ctx, r, owner, role)
 //
-// Anything outside that shape (the object changed after the literal,
-// used elsewhere, a field that is a typed variable) gets no fix: turning
-// typed values into apply configurations is not mechanical, because zero
-// values would claim fields.
+// A typed object built elsewhere (role := desiredRole(ns)), or a literal
+// with a field no builder carries exactly (a typed variable, owner
+// references), is converted where the variable is defined by the
+// generated converter (From<Kind>), which sets exactly the fields the
+// object's JSON sends: what the Update wrote. Anything else (the object
+// changed after its definition or used elsewhere, &x) gets no fix.
 
 // Reasons a finding carries when no fix is offered.
 const (
 	whyNotVariable = "the object is not a variable built from a composite literal in this block"
 	whyNoHelper    = "no Ensure helper for this kind among the package's dependencies or in its module: generate it (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
 	whyUsed        = "the object is changed or read apart from the write (its last state is not the literal's)"
-	whyField       = "a field of the literal has no exact builder (a typed variable, positional fields, owner references, generateName): converting it would let zero values claim fields"
+	whyField       = "a field of the literal has no exact builder (a typed variable, positional fields, owner references, generateName) and the helper's package has no converter From<Kind>: regenerate the helpers with this ssagen (ssagen generate)"
 	// whyUpdateShape and whyIgnoreShape: the statements around the Create
 	// are not one of the shapes -fix rewrites; each names them.
 	whyUpdateShape = "the Create → AlreadyExists → Update is not written as `err := c.Create(ctx, obj)` followed by " +
@@ -68,6 +70,11 @@ type literalIntent struct {
 	elemNodes []ast.Expr // the elements as written ({...} or &T{...})
 	sliceType ast.Expr
 	readsIn   []ast.Node // the loop's other statements, whose reads of the name carry over
+	// convert is the typed expression the variable is defined from when
+	// it is not a literal: the fix converts it (From<Kind>); whyNot is
+	// why fixes that need a literal decline it.
+	convert ast.Expr
+	whyNot  string
 }
 
 // literalIntentOf finds the intent of the object arg, written by the
@@ -113,13 +120,21 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 	}
 	rhs := ast.Unparen(in.def.(*ast.AssignStmt).Rhs[0])
 	u, ok := rhs.(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
+	switch {
+	case ok && u.Op == token.AND && isLiteral(u.X):
+		in.lit, in.addr = ast.Unparen(u.X).(*ast.CompositeLit), u
+	case ok && u.Op == token.AND:
+		// &x: the write reads x when it runs, a conversion where the
+		// variable is defined would read it earlier.
+		return nil, whyNotVariable
+	case types.Identical(p.TypesInfo.TypeOf(rhs), objType):
+		// A typed object built elsewhere (desired.gateway.DeepCopy(),
+		// newGateway(spec)): converted where it is defined, by the
+		// generated converter, into exactly the fields its JSON sends.
+		in.convert, in.whyNot = rhs, p.typedDesired(rhs)
+	default:
 		return nil, p.typedDesired(rhs)
 	}
-	if in.lit, ok = ast.Unparen(u.X).(*ast.CompositeLit); !ok {
-		return nil, whyNotVariable
-	}
-	in.addr = u
 	if in.owner != nil && !ownerOnly(p, in.owner) {
 		return nil, whyUsed
 	}
@@ -138,8 +153,8 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 // typedDesired says why an object defined from an expression that is not
 // a literal (desired.gateway.DeepCopy(), newGateway(spec)) gets no fix.
 func (p *pass) typedDesired(rhs ast.Expr) string {
-	return fmt.Sprintf("the object is a typed value built elsewhere (%s), not a literal in this block: converting a typed object would let its zero values claim fields; "+
-		"build the apply configuration where the desired object is built (docs/vet.md, \"CreateOrUpdate by hand\")", shorten(types.ExprString(rhs), 60))
+	return fmt.Sprintf("the object is a typed value built elsewhere (%s), not a literal in this block, and its mutate function is not rewritten with a converter yet: "+
+		"build the apply configuration with From<Kind> where the desired object is built (docs/vet.md, \"CreateOrUpdate by hand\")", shorten(types.ExprString(rhs), 60))
 }
 
 func shorten(s string, n int) string {
@@ -249,8 +264,19 @@ func (p *pass) definedFromLiteral(v *types.Var, stack []ast.Node) (ast.Stmt, *as
 // hands the helper (for a range, all of them, for the imports).
 func (in *literalIntent) render(p *pass, f *fixer, ac *types.Named) (b string, edits []analysis.TextEdit, removed []ast.Node, ok bool) {
 	if in.elems == nil {
-		if b, ok = f.builder(in.lit, ac, true); !ok {
-			return "", nil, nil, false
+		switch {
+		case in.convert != nil:
+			if b, ok = f.converted(ac, in.helper, in.convert); !ok {
+				return "", nil, nil, false
+			}
+		default:
+			if b, ok = f.builder(in.lit, ac, true); !ok {
+				// A field without an exact builder (a typed variable, owner
+				// references): the converter carries the literal's JSON.
+				if b, ok = f.converted(ac, in.helper, in.addr); !ok {
+					return "", nil, nil, false
+				}
+			}
 		}
 		edits, removed = in.edits(p, b)
 		return b, edits, removed, true
@@ -300,8 +326,12 @@ func (in *literalIntent) edits(p *pass, builder string) ([]analysis.TextEdit, []
 	var edits []analysis.TextEdit
 	var removed []ast.Node
 	if in.variable != nil {
-		edits = append(edits, analysis.TextEdit{Pos: in.addr.Pos(), End: in.addr.End(), NewText: []byte(builder)})
-		removed = append(removed, in.addr)
+		var target ast.Expr = in.addr
+		if in.convert != nil {
+			target = in.convert
+		}
+		edits = append(edits, analysis.TextEdit{Pos: target.Pos(), End: target.End(), NewText: []byte(builder)})
+		removed = append(removed, target)
 	}
 	if in.owner != nil {
 		edits = append(edits, deleteLine(p.Fset, in.owner))

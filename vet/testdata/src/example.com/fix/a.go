@@ -48,7 +48,8 @@ func (r *Reconciler) clusterRole(ctx context.Context, verbs []string) error {
 	return nil
 }
 
-// No fix: the rules are typed values, and converting them is not mechanical.
+// Fix: the rules are typed values without an exact builder; the generated
+// converter carries the literal whole.
 func (r *Reconciler) typedRules(ctx context.Context, rules []rbacv1.PolicyRule) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "y"}, Rules: rules}
 	err := r.Create(ctx, role) // want `Create → AlreadyExists → Update`
@@ -56,6 +57,21 @@ func (r *Reconciler) typedRules(ctx context.Context, rules []rbacv1.PolicyRule) 
 		return r.Update(ctx, role)
 	}
 	return err
+}
+
+// Fix: a typed object built by another function, converted where it is
+// defined.
+func (r *Reconciler) builtElsewhere(ctx context.Context, ns string) error {
+	role := desiredRole(ns)
+	err := r.Create(ctx, role) // want `Create → AlreadyExists → Update`
+	if apierrors.IsAlreadyExists(err) {
+		return r.Update(ctx, role)
+	}
+	return err
+}
+
+func desiredRole(ns string) *rbacv1.Role {
+	return &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "built", Namespace: ns}}
 }
 
 // No fix: the object changes after the literal.

@@ -17,3 +17,7 @@ func EnsureRole(ctx context.Context, c client.Client, owner client.Object, desir
 func EnsureClusterRole(ctx context.Context, c client.Client, owner client.Object, desired *rbacv1ac.ClusterRoleApplyConfiguration, opts ...ssaensure.ApplyOption) (*rbacv1.ClusterRole, ssaensure.Result, error) {
 	return nil, "", nil
 }
+
+func FromRole(in *rbacv1.Role) *rbacv1ac.RoleApplyConfiguration { return nil }
+
+func FromClusterRole(in *rbacv1.ClusterRole) *rbacv1ac.ClusterRoleApplyConfiguration { return nil }
