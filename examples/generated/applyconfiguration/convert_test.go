@@ -2,13 +2,17 @@
 package applyconfiguration_test
 
 import (
+	"encoding/json"
 	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
 
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	discoveryv1ac "k8s.io/client-go/applyconfigurations/discovery/v1"
 	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 
+	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
 	appsensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/apps/v1/ensure"
 	coreensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
@@ -42,4 +46,44 @@ func TestConverters(t *testing.T) {
 		convtest.For("discovery/v1.EndpointSlice", p.Type("io.k8s.api.discovery.v1.EndpointSlice"), discoveryensure.FromEndpointSlice,
 			discoveryv1ac.ExtractEndpointSlice, nil, nil),
 	}, 50)
+}
+
+// BenchmarkConvert compares a converter with the JSON round trip it
+// replaces (json.Marshal of the object, json.Unmarshal into the apply
+// configuration), on the same random objects. Figures: docs/converters.md.
+func BenchmarkConvert(b *testing.B) {
+	deployment, proxy := &appsv1.Deployment{}, &platformv1alpha1.Proxy{}
+	convtest.Filler(3).Fill(deployment)
+	convtest.Filler(3).Fill(proxy)
+	roundTrip := func(b *testing.B, obj, into any) {
+		for b.Loop() {
+			data, err := json.Marshal(obj)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := json.Unmarshal(data, into); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("Deployment/From", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			appsensure.FromDeployment(deployment)
+		}
+	})
+	b.Run("Deployment/JSON", func(b *testing.B) {
+		b.ReportAllocs()
+		roundTrip(b, deployment, &appsv1ac.DeploymentApplyConfiguration{})
+	})
+	b.Run("Proxy/From", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ac.FromProxy(proxy)
+		}
+	})
+	b.Run("Proxy/JSON", func(b *testing.B) {
+		b.ReportAllocs()
+		roundTrip(b, proxy, &ac.ProxyApplyConfiguration{})
+	})
 }
