@@ -514,7 +514,8 @@ const controller = `package controller
 import (
 	"context"
 
-	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -540,9 +541,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Get(ctx, req.NamespacedName, &app); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	_, _, err := corev1ensure.EnsureConfigMap(ctx, r.Client, &app,
-		corev1ac.ConfigMap(app.Name, app.Namespace).WithData(map[string]string{"greeting": app.Spec.Greeting}))
+	// The ConfigMap is built as a typed object, as most operators build
+	// theirs, and converted by the generated FromConfigMap.
+	_, _, err := corev1ensure.EnsureConfigMap(ctx, r.Client, &app, corev1ensure.FromConfigMap(desiredConfigMap(&app)))
 	return ctrl.Result{}, err
+}
+
+func desiredConfigMap(app *appv1.App) *corev1.ConfigMap {
+	return &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace},
+		Data:       map[string]string{"greeting": app.Spec.Greeting},
+	}
 }
 `
 

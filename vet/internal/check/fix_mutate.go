@@ -123,6 +123,43 @@ func (t *fieldTree) literal() *ast.CompositeLit {
 	return lit
 }
 
+// typedLiteral renders the tree as the typed object it describes, &T{...}
+// for typ *T, nested struct literals typed, or nil when a field is not
+// found on its struct.
+func (t *fieldTree) typedLiteral(f *fixer, typ types.Type) ast.Expr {
+	ptr, isPtr := typ.(*types.Pointer)
+	if isPtr {
+		typ = ptr.Elem()
+	}
+	st, ok := typ.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	lit := &ast.CompositeLit{Type: ast.NewIdent(types.TypeString(typ, func(p *types.Package) string { return f.qualify(p, "") }))}
+	for _, n := range t.names {
+		var field *types.Var
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Name() == n {
+				field = st.Field(i)
+			}
+		}
+		if field == nil {
+			return nil
+		}
+		v, ok := t.value[n]
+		if !ok {
+			if v = t.nested[n].typedLiteral(f, field.Type()); v == nil {
+				return nil
+			}
+		}
+		lit.Elts = append(lit.Elts, &ast.KeyValueExpr{Key: ast.NewIdent(n), Value: v})
+	}
+	if isPtr {
+		return &ast.UnaryExpr{Op: token.AND, X: lit}
+	}
+	return lit
+}
+
 // fieldPath is the chain of field names sel selects from the variable v
 // (obj.Labels: ObjectMeta, Labels — embedded fields included), or nil.
 func (p *pass) fieldPath(e ast.Expr, v *types.Var) []string {
@@ -246,9 +283,18 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := in.helper.Type().(*types.Signature)
-	b, ok := f.builder(tree.literal(), acNamed(sig.Params().At(contract.ParamDesired).Type()), true)
+	ac := acNamed(sig.Params().At(contract.ParamDesired).Type())
+	b, ok := f.builder(tree.literal(), ac, true)
 	if !ok {
-		return nil, whyField
+		// A field without an exact builder (gw.Spec = desired.Spec): the
+		// typed object the mutate function leaves, converted by the
+		// generated From<Kind>.
+		if typed := tree.typedLiteral(f, in.variable.Type()); typed != nil {
+			b, ok = f.converted(ac, in.helper, typed)
+		}
+		if !ok {
+			return nil, whyField
+		}
 	}
 	clientText, ok := f.clientArg(call.Args[1], sig.Params().At(contract.ParamClient).Type())
 	if !ok {

@@ -31,6 +31,19 @@ func (r *Reconciler) mutated(ctx context.Context, owner client.Object, ns, app s
 	return err
 }
 
+// CreateOrUpdate whose mutate function assigns a typed value (the rules
+// built elsewhere), which no builder carries exactly: fixed; the object the
+// mutate function leaves is converted by the generated FromRole.
+func (r *Reconciler) mutatedTyped(ctx context.Context, owner client.Object, ns string, rules []rbacv1.PolicyRule) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "t", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		role.Labels = map[string]string{"app": "t"}
+		role.Rules = rules
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	})
+	return err
+}
+
 // No fix: the object is changed outside the mutate function.
 func (r *Reconciler) mutatedIf(ctx context.Context, owner client.Object) error {
 	cr := &rbacv1.ClusterRole{}
