@@ -603,3 +603,11 @@ var (
 	// ErrAlreadyControlled: the object already has another controller.
 	ErrAlreadyControlled = errors.New("the object is already controlled by another owner")
 )
+
+// Err is the error of a helper's call, for a place that wants an error
+// alone (return, if err := ...; err != nil):
+//
+//	return ensure.Err(podensure.EnsurePodStatus(ctx, c, podac.StatusFromPod(pod)))
+//
+// ssagen vet -fix writes it where it replaces a Status().Update.
+func Err[T any](_ T, _ Result, err error) error { return err }

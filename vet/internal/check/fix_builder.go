@@ -200,7 +200,13 @@ func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 // it is offered, so a converter assumed by convention that is not there
 // declines it then.
 func (f *fixer) converted(ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
-	name := "From" + strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
+	return f.convertedAs("From", ac, helper, e)
+}
+
+// convertedAs is converted with the converter's prefix: From, or
+// StatusFrom for a status.
+func (f *fixer) convertedAs(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
+	name := prefix + strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
 	converts := func(pkg *types.Package) bool {
 		fn, ok := pkg.Scope().Lookup(name).(*types.Func)
 		if !ok {

@@ -1,11 +1,18 @@
 package check
 
 import (
-	"github.com/ssagen/ssagen/internal/contract"
+	"fmt"
 	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 func runStatusUpdate(p *pass) {
+	writers := p.statusWriters()
 	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
 		if !push || p.inTest(call) || len(call.Args) < 2 {
@@ -30,9 +37,132 @@ func runStatusUpdate(p *pass) {
 		if v == nil || body == nil || (builtFromLiteral(p, body, v) && !p.readInFunc(body, v, call.Pos())) {
 			return true
 		}
-		p.Report(diag(call.Pos(), contract.CategoryStatusUpdate,
+		d := diag(call.Pos(), contract.CategoryStatusUpdate,
 			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
-			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed"))
+			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed")
+		var why string
+		d.SuggestedFixes, why = p.statusUpdateFix(call, sel, stack, writers)
+		p.Report(withWhy(d, why))
 		return true
 	})
+}
+
+// statusWriter is a Status().Update or Status().Patch of the package:
+// the object's type and the receiver of the function that writes it (nil
+// for a plain function).
+type statusWriter struct {
+	pos  token.Pos
+	obj  types.Type
+	recv types.Type
+}
+
+// statusWriters lists the package's status writes outside tests.
+func (p *pass) statusWriters() []statusWriter {
+	var out []statusWriter
+	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		call := n.(*ast.CallExpr)
+		if !push || p.inTest(call) || len(call.Args) < 2 {
+			return true
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || (sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" && sel.Sel.Name != "Apply") || !p.isStatusWriter(sel.X) {
+			return true
+		}
+		w := statusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1])}
+		for i := len(stack) - 1; i >= 0; i-- {
+			if fd, ok := stack[i].(*ast.FuncDecl); ok {
+				if fd.Recv != nil && len(fd.Recv.List) == 1 {
+					w.recv = p.TypesInfo.TypeOf(fd.Recv.List[0].Type)
+					if ptr, ok := w.recv.(*types.Pointer); ok {
+						w.recv = ptr.Elem()
+					}
+				}
+				break
+			}
+		}
+		out = append(out, w)
+		return true
+	})
+	return out
+}
+
+// statusUpdateFix turns a Status().Update(ctx, obj) into the status
+// helper's call with the object's status converted (StatusFrom<Kind>):
+//
+//	return r.Status().Update(ctx, &pod)
+//
+// becomes
+//
+//	return ssaensure.Err(podensure.EnsurePodStatus(ctx, r.Client, podac.StatusFromPod(&pod)))
+//
+// The apply sends the status the object holds, as the Update did, without
+// its resourceVersion; ensure.Err keeps the expression an error, so the
+// statement around it stays. Declined when another writer of the kind's
+// status is in evidence (a status write of the same kind by another
+// reconciler of the package): the conversion would claim its fields.
+func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack []ast.Node, writers []statusWriter) ([]analysis.SuggestedFix, string) {
+	if len(call.Args) != 2 {
+		return nil, "the Update has options, which the status helper does not take: rewrite it by hand (docs/vet.md)"
+	}
+	objType := p.TypesInfo.TypeOf(call.Args[1])
+	kind := p.kindOf(call.Args[1])
+	helperObj := p.helperFunc(objType)
+	if helperObj == nil {
+		return nil, p.noHelper()
+	}
+	status, ok := helperObj.Pkg().Scope().Lookup(contract.EnsureStatus(kind)).(*types.Func)
+	if !ok {
+		return nil, fmt.Sprintf("the helper package has no %s: the kind has no status subresource, or the helpers predate it (ssagen generate)", contract.EnsureStatus(kind))
+	}
+	var recv types.Type
+	for i := len(stack) - 1; i >= 0; i-- {
+		if fd, ok := stack[i].(*ast.FuncDecl); ok {
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				recv = p.TypesInfo.TypeOf(fd.Recv.List[0].Type)
+				if ptr, ok := recv.(*types.Pointer); ok {
+					recv = ptr.Elem()
+				}
+			}
+			break
+		}
+	}
+	for _, w := range writers {
+		if w.pos != call.Pos() && types.Identical(w.obj, objType) && (recv == nil || w.recv == nil || !types.Identical(w.recv, recv)) {
+			return nil, fmt.Sprintf("another writer of %s's status is in evidence (%s): a status converted whole would claim its fields; "+
+				"apply only the fields this code owns (%s with the status apply configuration, docs/vet.md)", kind, p.Fset.Position(w.pos), contract.EnsureStatus(kind))
+		}
+	}
+	var file *ast.File
+	for _, n := range stack {
+		if f, ok := n.(*ast.File); ok {
+			file = f
+		}
+	}
+	if file == nil {
+		return nil, whyUpdateShape
+	}
+	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	sig := status.Type().(*types.Signature)
+	ac := acNamed(sig.Params().At(contract.ParamStatusDesired).Type())
+	if ac == nil {
+		return nil, p.noHelper()
+	}
+	statusWriterCall := ast.Unparen(sel.X).(*ast.CallExpr) // r.Status()
+	client := ast.Unparen(statusWriterCall.Fun).(*ast.SelectorExpr).X
+	clientText, ok := f.clientArg(client, sig.Params().At(contract.ParamClient).Type())
+	if !ok {
+		return nil, whyClientType
+	}
+	desired, ok := f.convertedAs("StatusFrom", ac, helperObj, call.Args[1])
+	if !ok {
+		return nil, fmt.Sprintf("the helper's package has no converter StatusFrom%s: regenerate the helpers with this ssagen (ssagen generate)", kind)
+	}
+	rt := f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
+	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s))", rt, f.qualify(status.Pkg(), ""), status.Name(), f.node(call.Args[0]), clientText, desired)
+	edits := []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}}
+	edits = append(edits, f.importEdits([]ast.Node{call}, text)...)
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Use %s.%s: apply the status the object holds, no resourceVersion, no request when unchanged", status.Pkg().Name(), status.Name()),
+		TextEdits: edits,
+	}}, ""
 }

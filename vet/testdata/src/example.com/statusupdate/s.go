@@ -4,12 +4,17 @@ import (
 	"context"
 
 	"example.com/api"
+	apiensure "example.com/generated/api/ensure"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
+
+// The helpers are among the package's dependencies.
+var _ = apiensure.EnsurePod
 
 type R struct{ client.Client }
 
 // The cached copy may be stale: 409, or another writer's status lost.
+// Fixed: the status helper with the status converted.
 func (r *R) phase(ctx context.Context, key client.ObjectKey) error {
 	var pod api.Pod
 	if err := r.Get(ctx, key, &pod); err != nil {

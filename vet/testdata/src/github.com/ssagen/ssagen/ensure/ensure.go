@@ -8,3 +8,5 @@ type Result string
 const Created Result = "created"
 
 func NoOwner() ApplyOption { return nil }
+
+func Err[T any](_ T, _ Result, err error) error { return err }
