@@ -292,10 +292,7 @@ through the status subresource (%s). nil gives nil.`, name, c.statusName(t)))
 	default:
 		comment(c.f, fmt.Sprintf("%s returns the apply configuration of in: every field in's JSON\nsends. nil gives nil.", name))
 	}
-	body := []jen.Code{
-		jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Return(jen.Nil())),
-		jen.Id("out").Op(":=").Op("&").Add(ac.Clone()).Values(),
-	}
+	body := funcStart(ac)
 	root := t.Root != nil && !embedded
 	skipStatus := root && (t.Root.Funcs.StatusFrom != "" || !t.Generated() && hasSub(t.Root, "status"))
 	for _, f := range t.Fields {
@@ -339,10 +336,7 @@ func (c *converter) statusFunc(t *model.Type, name string) {
 	comment(c.f, fmt.Sprintf(`%s returns the apply configuration of in's status, for the status
 subresource: in's kind, apiVersion, name and namespace, and every field
 its status's JSON sends. nil gives nil.`, name))
-	body := []jen.Code{
-		jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Return(jen.Nil())),
-		jen.Id("out").Op(":=").Op("&").Add(ac.Clone()).Values(),
-	}
+	body := funcStart(ac)
 	for _, f := range t.Fields {
 		switch {
 		case isTypeMeta(f):
@@ -361,6 +355,14 @@ its status's JSON sends. nil gives nil.`, name))
 	}
 	body = append(body, jen.Return(jen.Id("out")))
 	c.f.Func().Id(name).Params(jen.Id("in").Op("*").Qual(t.Name.Pkg, t.Name.Name)).Op("*").Add(ac).Block(body...)
+}
+
+// funcStart opens a converter: nil gives nil, out is a new ac.
+func funcStart(ac *jen.Statement) []jen.Code {
+	return []jen.Code{
+		jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Id("out").Op(":=").Op("&").Add(ac.Clone()).Values(),
+	}
 }
 
 // typeMeta sets a kind's TypeMeta to its own kind and apiVersion.

@@ -68,19 +68,7 @@ func (p *pass) statusWriters() []statusWriter {
 		if !ok || (sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" && sel.Sel.Name != "Apply") || !p.isStatusWriter(sel.X) {
 			return true
 		}
-		w := statusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1])}
-		for i := len(stack) - 1; i >= 0; i-- {
-			if fd, ok := stack[i].(*ast.FuncDecl); ok {
-				if fd.Recv != nil && len(fd.Recv.List) == 1 {
-					w.recv = p.TypesInfo.TypeOf(fd.Recv.List[0].Type)
-					if ptr, ok := w.recv.(*types.Pointer); ok {
-						w.recv = ptr.Elem()
-					}
-				}
-				break
-			}
-		}
-		out = append(out, w)
+		out = append(out, statusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1]), recv: p.receiverOf(stack)})
 		return true
 	})
 	return out
@@ -114,18 +102,7 @@ func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	if !ok {
 		return nil, fmt.Sprintf("the helper package has no %s: the kind has no status subresource, or the helpers predate it (ssagen generate)", contract.EnsureStatus(kind))
 	}
-	var recv types.Type
-	for i := len(stack) - 1; i >= 0; i-- {
-		if fd, ok := stack[i].(*ast.FuncDecl); ok {
-			if fd.Recv != nil && len(fd.Recv.List) == 1 {
-				recv = p.TypesInfo.TypeOf(fd.Recv.List[0].Type)
-				if ptr, ok := recv.(*types.Pointer); ok {
-					recv = ptr.Elem()
-				}
-			}
-			break
-		}
-	}
+	recv := p.receiverOf(stack)
 	for _, w := range writers {
 		if w.pos != call.Pos() && types.Identical(w.obj, objType) && (recv == nil || w.recv == nil || !types.Identical(w.recv, recv)) {
 			return nil, fmt.Sprintf("another writer of %s's status is in evidence (%s): a status converted whole would claim its fields; "+
@@ -165,4 +142,24 @@ func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 		Message:   fmt.Sprintf("Use %s.%s: apply the status the object holds, no resourceVersion, no request when unchanged", status.Pkg().Name(), status.Name()),
 		TextEdits: edits,
 	}}, ""
+}
+
+// receiverOf is the receiver type (without pointer) of the method holding
+// stack, or nil in a plain function.
+func (p *pass) receiverOf(stack []ast.Node) types.Type {
+	for i := len(stack) - 1; i >= 0; i-- {
+		fd, ok := stack[i].(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		if fd.Recv == nil || len(fd.Recv.List) != 1 {
+			return nil
+		}
+		recv := p.TypesInfo.TypeOf(fd.Recv.List[0].Type)
+		if ptr, ok := recv.(*types.Pointer); ok {
+			return ptr.Elem()
+		}
+		return recv
+	}
+	return nil
 }
