@@ -67,19 +67,26 @@ func externalFromFuncs(f *jen.File, u *model.Universe, k *model.Type, aliases Al
 	c := &converter{u: u, aliases: aliases}
 	ac := jen.Qual(k.ApplyConfig.Pkg, k.ApplyConfig.Name)
 	in := jen.Id("in").Op("*").Qual(k.Name.Pkg, k.Name.Name)
+	// The converters: the internal ones of a published apply
+	// configuration, or those this run generates beside the kind's
+	// builders (a vendored third-party kind).
+	from, statusFrom := jen.Qual(c.internalPkg(), c.externalName(k)), jen.Qual(c.internalPkg(), c.externalStatusName(k))
+	status := hasSub(k.Root, "status")
+	if k.Generated() {
+		from, statusFrom = jen.Qual(k.ApplyConfig.Pkg, k.From), jen.Qual(k.ApplyConfig.Pkg, k.Root.Funcs.StatusFrom)
+		status = k.Root.Funcs.StatusFrom != ""
+	}
 	f.Line()
 	comment(f, fmt.Sprintf(`From%[1]s returns the apply configuration of in, for Ensure%[1]s: every
 field in's JSON sends, except server-set metadata%[2]s.
-nil gives nil.`, k.Name.Name, map[bool]string{true: " and the status (StatusFrom" + k.Name.Name + ")"}[hasSub(k.Root, "status")]))
-	f.Func().Id("From" + k.Name.Name).Params(in.Clone()).Op("*").Add(ac.Clone()).Block(
-		jen.Return(jen.Qual(c.internalPkg(), c.externalName(k)).Call(jen.Id("in"))))
-	if hasSub(k.Root, "status") {
+nil gives nil.`, k.Name.Name, map[bool]string{true: " and the status (StatusFrom" + k.Name.Name + ")"}[status]))
+	f.Func().Id("From" + k.Name.Name).Params(in.Clone()).Op("*").Add(ac.Clone()).Block(jen.Return(from.Call(jen.Id("in"))))
+	if status {
 		f.Line()
 		comment(f, fmt.Sprintf(`StatusFrom%[1]s returns the apply configuration of in's status, for
 Ensure%[1]sStatus: kind, apiVersion, name, namespace and the status.
 nil gives nil.`, k.Name.Name))
-		f.Func().Id("StatusFrom" + k.Name.Name).Params(in).Op("*").Add(ac).Block(
-			jen.Return(jen.Qual(c.internalPkg(), c.externalStatusName(k)).Call(jen.Id("in"))))
+		f.Func().Id("StatusFrom" + k.Name.Name).Params(in).Op("*").Add(ac).Block(jen.Return(statusFrom.Call(jen.Id("in"))))
 	}
 }
 

@@ -876,8 +876,9 @@ func TestEnsureKindsVendored(t *testing.T) {
 		}
 		return nil
 	})
-	want := []string{"pkg/ssa/fourth/apis/v1/ref.go", "pkg/ssa/internal/internal.go", "pkg/ssa/third/common/match.go",
-		"pkg/ssa/third/v1/ensure/ensure.go", "pkg/ssa/third/v1/filter.go", "pkg/ssa/third/v1/filterspec.go", "pkg/ssa/utils.go"}
+	want := []string{"pkg/ssa/fourth/apis/v1/ref.go", "pkg/ssa/fourth/apis/v1/zz_generated.convert.go", "pkg/ssa/internal/convert.go", "pkg/ssa/internal/internal.go",
+		"pkg/ssa/third/common/match.go", "pkg/ssa/third/common/zz_generated.convert.go",
+		"pkg/ssa/third/v1/ensure/ensure.go", "pkg/ssa/third/v1/filter.go", "pkg/ssa/third/v1/filterspec.go", "pkg/ssa/third/v1/zz_generated.convert.go", "pkg/ssa/utils.go"}
 	if !slices.Equal(files, want) {
 		t.Errorf("wrote %v\nwant %v (Filter and what it reaches; not Other)", files, want)
 	}
