@@ -110,9 +110,19 @@ func TestSourceNamesTheSites(t *testing.T) {
 			t.Errorf("%s %s: sites %+v, want %s", row.Verb, row.Resource, row.Sites, want)
 		}
 	}
-	// The report's first rows are the operator's: the costliest.
-	if rep.Rows[0].UserAgent != "unfixed-operator" {
-		t.Errorf("the costliest row is %+v", rep.Rows[0].Key)
+	// The report's first rows are the operator's: the costliest, before
+	// every other client's. The control plane's own controllers (user
+	// system:apiserver, such as the priority-and-fairness config consumer
+	// patching flowschemas/status) can 409 too on a busy machine, and are
+	// left out of the ranking checked here.
+	for _, r := range rep.Rows {
+		if r.User == "system:apiserver" {
+			continue
+		}
+		if r.UserAgent != "unfixed-operator" {
+			t.Errorf("the costliest row is %+v", r.Key)
+		}
+		break
 	}
 
 	// As a CI gate: a budget of no 409 for the operator fails on exactly
