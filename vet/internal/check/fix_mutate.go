@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -228,17 +229,18 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 		return nil, why
 	}
-	if in.convert != nil {
-		return nil, in.whyNot
+	if in.convert != nil && stmt != ast.Stmt(as) {
+		return nil, in.whyNot // if _, err := CreateOrUpdate(...); err != nil: no room for the assignments
 	}
 	if !isBlank(as.Lhs[0]) {
 		return nil, whyResultUsed
 	}
 	// The mutate function: assignments, then the controller reference.
 	tree := newFieldTree()
-	if !tree.addLiteral(p, in.lit, nil) {
+	if in.lit != nil && !tree.addLiteral(p, in.lit, nil) {
 		return nil, whyField
 	}
+	var assigns []ast.Stmt
 	reads := func(e ast.Expr) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
@@ -258,9 +260,10 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 				return nil, whyMutate
 			}
 			path := p.fieldPath(s.Lhs[0], in.variable)
-			if path == nil || !tree.set(path, s.Rhs[0]) {
+			if path == nil || in.convert == nil && !tree.set(path, s.Rhs[0]) {
 				return nil, whyMutate
 			}
+			assigns = append(assigns, s)
 		case *ast.IfStmt:
 			// if err := controllerutil.SetControllerReference(...); err != nil { return err }
 			init, ok := s.Init.(*ast.AssignStmt)
@@ -284,6 +287,9 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := in.helper.Type().(*types.Signature)
 	ac := acNamed(sig.Params().At(contract.ParamDesired).Type())
+	if in.convert != nil {
+		return p.convertedMutateFix(f, in, call, as, assigns, ac)
+	}
 	b, ok := f.builder(tree.literal(), ac, true)
 	if !ok {
 		// A field without an exact builder (gw.Spec = desired.Spec): the
@@ -322,4 +328,42 @@ func (p *pass) setsOwner(e ast.Expr, in *literalIntent) bool {
 		in.ownerExpr = c.Args[0]
 	}
 	return true
+}
+
+// convertedMutateFix rewrites a CreateOrUpdate of a typed object built
+// elsewhere (role := desired.copyRole()): the mutate function's
+// assignments move before the helper's call, on the typed object, which
+// the generated From<Kind> converts:
+//
+//	role := desired.copyRole()
+//	role.Labels = labels
+//	_, _, err := rbacv1ensure.EnsureRole(ctx, r.Client, owner, rbacv1ensure.FromRole(role))
+func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExpr, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
+	sig := in.helper.Type().(*types.Signature)
+	desired, ok := f.converted(ac, in.helper, ast.NewIdent(in.variable.Name()))
+	if !ok {
+		return nil, whyField
+	}
+	clientText, ok := f.clientArg(call.Args[1], sig.Params().At(contract.ParamClient).Type())
+	if !ok {
+		return nil, whyClientType
+	}
+	indent := strings.Repeat("\t", p.Fset.Position(as.Pos()).Column-1)
+	var text strings.Builder
+	for _, a := range assigns {
+		text.WriteString(f.node(a) + "\n" + indent)
+	}
+	helperCall := in.callWith(f, call.Args[0], clientText, desired)
+	text.WriteString("_, _, " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)
+	edits := []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(text.String())}}
+	removed := []ast.Node{as}
+	if in.owner != nil {
+		edits = append(edits, deleteLine(p.Fset, in.owner))
+		removed = append(removed, in.owner)
+	}
+	edits = append(edits, f.importEdits(removed, text.String())...)
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Use %s.%s: apply the object the mutate function leaves, converted, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
+		TextEdits: edits,
+	}}, ""
 }

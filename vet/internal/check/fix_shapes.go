@@ -320,6 +320,14 @@ func (in *literalIntent) call(f *fixer, ctx ast.Expr, clientText, builder string
 	return fmt.Sprintf("%s.%s(%s, %s, %s, %s%s)", f.qualify(in.helper.Pkg(), ""), in.helper.Name(), f.node(ctx), clientText, ownerText, desired, opts)
 }
 
+// callWith is call with the desired argument as given.
+func (in *literalIntent) callWith(f *fixer, ctx ast.Expr, clientText, desired string) string {
+	v := in.variable
+	in.variable = nil
+	defer func() { in.variable = v }()
+	return in.call(f, ctx, clientText, desired)
+}
+
 // edits are the intent's own edits: the literal becomes the builder (for
 // a variable), the SetControllerReference goes.
 func (in *literalIntent) edits(p *pass, builder string) ([]analysis.TextEdit, []ast.Node) {
