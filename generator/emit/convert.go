@@ -36,10 +36,10 @@ var serverSet = map[string]bool{"selfLink": true, "uid": true, "resourceVersion"
 
 const objectMeta = metaV1Pkg + ".ObjectMeta"
 
-// converter renders converters into one file.
-type converter struct {
+// conversions is what every converter file of a run reads, worked out once
+// per run (Render).
+type conversions struct {
 	u       *model.Universe
-	f       *jen.File
 	aliases Aliases
 	gvOf    map[*model.Type]*model.GroupVersion // kinds of every group version, external ones included
 	// embedded are the kinds a field holds (embeddedKinds).
@@ -48,20 +48,26 @@ type converter struct {
 	skip map[*model.Type]bool
 }
 
-func newConverter(u *model.Universe, f *jen.File, aliases Aliases) *converter {
-	c := &converter{u: u, f: f, aliases: aliases, gvOf: map[*model.Type]*model.GroupVersion{}, embedded: embeddedKinds(u), skip: unconvertible(u)}
+func newConversions(u *model.Universe, aliases Aliases) *conversions {
+	cs := &conversions{u: u, aliases: aliases, gvOf: map[*model.Type]*model.GroupVersion{}, embedded: embeddedKinds(u), skip: unconvertible(u)}
 	for _, gv := range u.GroupVersions {
 		for _, k := range gv.Kinds() {
-			c.gvOf[k] = gv
+			cs.gvOf[k] = gv
 		}
 	}
-	return c
+	return cs
+}
+
+// converter renders converters into one file.
+type converter struct {
+	*conversions
+	f *jen.File
 }
 
 // convertFile renders the converters of a generated group version.
-func convertFile(u *model.Universe, gv *model.GroupVersion, aliases Aliases) *jen.File {
-	f := newFile(gv.OutPkgPath, aliases)
-	c := newConverter(u, f, aliases)
+func convertFile(cs *conversions, gv *model.GroupVersion) *jen.File {
+	f := newFile(gv.OutPkgPath, cs.aliases)
+	c := &converter{conversions: cs, f: f}
 	for _, t := range gv.Types {
 		if t.ApplyConfig == nil || c.skip[t] {
 			continue
@@ -198,7 +204,8 @@ func embeddedKinds(u *model.Universe) map[*model.Type]bool {
 // externalConvertFile renders internal/convert.go: the converters of the
 // types whose apply configurations are published elsewhere, or nil when
 // the run needs none.
-func externalConvertFile(u *model.Universe, aliases Aliases) *jen.File {
+func externalConvertFile(cs *conversions) *jen.File {
+	u := cs.u
 	types := externalConverted(u)
 	converters := len(types) > 0
 	for _, gv := range u.GroupVersions {
@@ -207,8 +214,8 @@ func externalConvertFile(u *model.Universe, aliases Aliases) *jen.File {
 	if !converters {
 		return nil
 	}
-	f := newFile(u.OutputPkg+"/internal", aliases)
-	c := newConverter(u, f, aliases)
+	f := newFile(u.OutputPkg+"/internal", cs.aliases)
+	c := &converter{conversions: cs, f: f}
 	comment(f, "Ptr returns a pointer to a copy of v: the converters' way to set an\napply configuration's optional field.")
 	f.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))
 	for _, t := range types {

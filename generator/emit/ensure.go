@@ -64,7 +64,7 @@ managers' fields); deleted objects leave c's memory.`, kind))
 // its helper package: From<Kind>, and StatusFrom<Kind> for a kind with a
 // status subresource.
 func externalFromFuncs(f *jen.File, u *model.Universe, k *model.Type, aliases Aliases) {
-	c := &converter{u: u, aliases: aliases}
+	c := &converter{conversions: &conversions{u: u, aliases: aliases}}
 	ac := jen.Qual(k.ApplyConfig.Pkg, k.ApplyConfig.Name)
 	in := jen.Id("in").Op("*").Qual(k.Name.Pkg, k.Name.Name)
 	// The converters: the internal ones of a published apply

@@ -25,6 +25,7 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 		extra = append(extra, runtimePkg, unstructuredPkg, smdTyped(u), "encoding/json", "bytes", "fmt", "strings")
 	}
 	aliases := NewAliases(u, extra)
+	conv := newConversions(u, aliases)
 	var files []output.File
 	var errs []string
 	add := func(rel string, f *jen.File) {
@@ -45,7 +46,7 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 			add(path.Join(gv.OutSubdir, names[t]), e.render())
 		}
 		if !gv.External && len(gv.Types) > 0 {
-			add(path.Join(gv.OutSubdir, "zz_generated.convert.go"), convertFile(u, gv, aliases))
+			add(path.Join(gv.OutSubdir, "zz_generated.convert.go"), convertFile(conv, gv))
 		}
 		if (u.Ensure || gv.External) && len(gv.Kinds()) > 0 {
 			add(path.Join(gv.OutSubdir, "ensure", "ensure.go"), ensureFile(u, gv, aliases))
@@ -56,7 +57,7 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 		return nil, err
 	}
 	add("internal/internal.go", internalFile(u, yml, aliases))
-	if f := externalConvertFile(u, aliases); f != nil {
+	if f := externalConvertFile(conv); f != nil {
 		add("internal/convert.go", f)
 	}
 	add("utils.go", utilsFile(u, aliases))

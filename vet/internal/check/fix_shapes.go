@@ -304,6 +304,15 @@ func (in *literalIntent) render(p *pass, f *fixer, ac *types.Named) (b string, e
 // call renders the helper's call for the intent: the builder (inline) or
 // the variable, the owner (or nil and NoOwner()), and extra options.
 func (in *literalIntent) call(f *fixer, ctx ast.Expr, clientText, builder string, extra ...string) string {
+	desired := builder
+	if in.variable != nil {
+		desired = in.variable.Name()
+	}
+	return in.callWith(f, ctx, clientText, desired, extra...)
+}
+
+// callWith is call with the desired argument as given.
+func (in *literalIntent) callWith(f *fixer, ctx ast.Expr, clientText, desired string, extra ...string) string {
 	ownerText, opts := "nil", ""
 	if in.ownerExpr != nil {
 		ownerText = f.node(in.ownerExpr)
@@ -313,19 +322,7 @@ func (in *literalIntent) call(f *fixer, ctx ast.Expr, clientText, builder string
 	for _, o := range extra {
 		opts += ", " + f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + o + "()"
 	}
-	desired := builder
-	if in.variable != nil {
-		desired = in.variable.Name()
-	}
 	return fmt.Sprintf("%s.%s(%s, %s, %s, %s%s)", f.qualify(in.helper.Pkg(), ""), in.helper.Name(), f.node(ctx), clientText, ownerText, desired, opts)
-}
-
-// callWith is call with the desired argument as given.
-func (in *literalIntent) callWith(f *fixer, ctx ast.Expr, clientText, desired string) string {
-	v := in.variable
-	in.variable = nil
-	defer func() { in.variable = v }()
-	return in.call(f, ctx, clientText, desired)
 }
 
 // edits are the intent's own edits: the literal becomes the builder (for

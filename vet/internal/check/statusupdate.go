@@ -12,7 +12,15 @@ import (
 )
 
 func runStatusUpdate(p *pass) {
-	writers := p.statusWriters()
+	// The package's status writes, listed once and only for a finding's fix.
+	var writers []statusWriter
+	listed := false
+	statusWriters := func() []statusWriter {
+		if !listed {
+			writers, listed = p.statusWriters(), true
+		}
+		return writers
+	}
 	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
 		if !push || p.inTest(call) || len(call.Args) < 2 {
@@ -41,7 +49,7 @@ func runStatusUpdate(p *pass) {
 			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
 			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed")
 		var why string
-		d.SuggestedFixes, why = p.statusUpdateFix(call, sel, stack, writers)
+		d.SuggestedFixes, why = p.statusUpdateFix(call, sel, stack, statusWriters)
 		p.Report(withWhy(d, why))
 		return true
 	})
@@ -88,7 +96,7 @@ func (p *pass) statusWriters() []statusWriter {
 // statement around it stays. Declined when another writer of the kind's
 // status is in evidence (a status write of the same kind by another
 // reconciler of the package): the conversion would claim its fields.
-func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack []ast.Node, writers []statusWriter) ([]analysis.SuggestedFix, string) {
+func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack []ast.Node, writers func() []statusWriter) ([]analysis.SuggestedFix, string) {
 	if len(call.Args) != 2 {
 		return nil, "the Update has options, which the status helper does not take: rewrite it by hand (docs/vet.md)"
 	}
@@ -103,7 +111,7 @@ func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 		return nil, fmt.Sprintf("the helper package has no %s: the kind has no status subresource, or the helpers predate it (ssagen generate)", contract.EnsureStatus(kind))
 	}
 	recv := p.receiverOf(stack)
-	for _, w := range writers {
+	for _, w := range writers() {
 		if w.pos != call.Pos() && types.Identical(w.obj, objType) && (recv == nil || w.recv == nil || !types.Identical(w.recv, recv)) {
 			return nil, fmt.Sprintf("another writer of %s's status is in evidence (%s): a status converted whole would claim its fields; "+
 				"apply only the fields this code owns (%s with the status apply configuration, docs/vet.md)", kind, p.Fset.Position(w.pos), contract.EnsureStatus(kind))
