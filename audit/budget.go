@@ -66,8 +66,11 @@ func ParseBudget(data []byte) (*Budget, error) {
 
 // Overrun is one counter of one row past a limit.
 type Overrun struct {
-	Row     *Row
-	Limit   int // index in Budget.Limits
+	Row   *Row
+	Limit int // index in Budget.Limits
+	// Field is the limit's field (conflicts, noopWrites,
+	// createConflictUpdate, requests); Counter says it in words.
+	Field   string
 	Counter string
 	Value   int
 	Max     int
@@ -100,17 +103,17 @@ func (b *Budget) Check(rep *Report) []Overrun {
 				continue
 			}
 			for _, c := range []struct {
-				name  string
-				value int
-				max   *int
+				field, name string
+				value       int
+				max         *int
 			}{
-				{"409s", r.Conflicts, l.Conflicts},
-				{"writes that changed nothing", r.NoopWrites, l.NoopWrites},
-				{"Create → 409 → Update sequences", r.CreateConflictUpdate, l.CreateConflictUpdate},
-				{"requests", r.Requests, l.Requests},
+				{"conflicts", "409s", r.Conflicts, l.Conflicts},
+				{"noopWrites", "writes that changed nothing", r.NoopWrites, l.NoopWrites},
+				{"createConflictUpdate", "Create → 409 → Update sequences", r.CreateConflictUpdate, l.CreateConflictUpdate},
+				{"requests", "requests", r.Requests, l.Requests},
 			} {
 				if c.max != nil && c.value > *c.max {
-					out = append(out, Overrun{Row: r, Limit: i, Counter: c.name, Value: c.value, Max: *c.max})
+					out = append(out, Overrun{Row: r, Limit: i, Field: c.field, Counter: c.name, Value: c.value, Max: *c.max})
 				}
 			}
 		}

@@ -84,23 +84,93 @@ func (r *Report) Minutes() float64 {
 // object names one object across verbs and subresources.
 type object struct{ group, resource, namespace, name string }
 
-// Aggregator adds events up into a report.
+// Aggregator adds events up into a report. Its zero value keeps every
+// row, object and minute it sees, which is right for one log read once;
+// a long-running reader (ssagen audit serve) bounds them.
 type Aggregator struct {
 	// Since drops the events that completed before it.
 	Since time.Time
+	// MaxObjects bounds the objects whose last resourceVersion (and
+	// pending create) is kept; past it, the least recently written is
+	// forgotten, and its next patch counts as undecided. 0: no bound.
+	MaxObjects int
+	// MaxRows bounds the rows; past it, a new row's requests are counted
+	// in the row of Overflow with the same resource and verb. 0: no bound.
+	MaxRows int
+	// SeriesWindow keeps only the minutes this close to the newest event
+	// in each writer's series. 0: every minute.
+	SeriesWindow time.Duration
 
-	rows    map[Key]*Row
-	lastRV  map[object]string
-	pending map[pendingCreate]bool
-	series  map[Writer]map[time.Time]*Minute
-	events  int
-	first   time.Time
-	last    time.Time
+	rows   map[Key]*Row
+	lastRV map[object]*objectState
+	series map[Writer]map[time.Time]*Minute
+	events int
+	first  time.Time
+	last   time.Time
+	pruned time.Time
+	stats  Stats
+
+	// lru lists the objects in lastRV, least recently written first.
+	lruHead, lruTail *objectState
 }
 
-type pendingCreate struct {
-	Writer
-	object
+// Overflow is the writer whose rows hold the requests of writers past
+// Aggregator.MaxRows.
+var Overflow = Writer{User: "(rows past the limit)"}
+
+// Stats says what a bounded Aggregator left out.
+type Stats struct {
+	// ObjectsForgotten are objects dropped past MaxObjects; RowsFolded
+	// the events counted in an Overflow row past MaxRows.
+	ObjectsForgotten, RowsFolded int
+	// Objects and Rows are the objects and rows kept now.
+	Objects, Rows int
+}
+
+// Stats returns the counts of what the bounds left out, and what is kept.
+func (a *Aggregator) Stats() Stats {
+	s := a.stats
+	s.Objects, s.Rows = len(a.lastRV), len(a.rows)
+	return s
+}
+
+// objectState is what the aggregator remembers of an object: the
+// resourceVersion a response last showed, and the writers whose create
+// of it answered 409 and who have not yet written it since.
+type objectState struct {
+	key        object
+	rv         string
+	pending    []Writer
+	prev, next *objectState
+}
+
+// record is the part of an event the aggregator reads: what a server
+// keeps in memory per event, instead of the bodies.
+type record struct {
+	stage, verb string
+	writer      Writer
+	ref         ObjectRef
+	code        int
+	requestRV   string // metadata.resourceVersion of the request's object
+	responseRV  string // and of the response's
+	at          time.Time
+}
+
+// record keeps what the aggregator reads of e; false for an event it
+// does not count (a stage other than the completion, a non-resource URL).
+func (e *Event) record() (record, bool) {
+	if (e.Stage != "ResponseComplete" && e.Stage != "Panic") || e.ObjectRef == nil || e.ObjectRef.Resource == "" {
+		return record{}, false
+	}
+	w := Writer{User: e.User.Username, UserAgent: e.UserAgent, FieldManager: e.fieldManager()}
+	if e.ImpersonatedUser != nil {
+		w.User += " as " + e.ImpersonatedUser.Username
+	}
+	r := record{stage: e.Stage, verb: e.Verb, writer: w, ref: *e.ObjectRef, code: e.code(), responseRV: resourceVersionOf(e.ResponseObject), at: e.StageTimestamp}
+	if e.Verb == "update" {
+		r.requestRV = resourceVersionOf(e.RequestObject)
+	}
+	return r, true
 }
 
 func (a *Aggregator) row(k Key) *Row {
@@ -109,6 +179,13 @@ func (a *Aggregator) row(k Key) *Row {
 	}
 	r, ok := a.rows[k]
 	if !ok {
+		if a.MaxRows > 0 && len(a.rows) >= a.MaxRows && k.Writer != Overflow {
+			a.stats.RowsFolded++
+			k = Key{Writer: Overflow, Group: k.Group, Resource: k.Resource, Subresource: k.Subresource, Verb: k.Verb}
+			if r, ok = a.rows[k]; ok {
+				return r
+			}
+		}
 		r = &Row{Key: k}
 		a.rows[k] = r
 	}
@@ -119,63 +196,135 @@ func (a *Aggregator) minute(w Writer, t time.Time) *Minute {
 	if a.series == nil {
 		a.series = map[Writer]map[time.Time]*Minute{}
 	}
+	start := t.Truncate(time.Minute)
+	if a.SeriesWindow > 0 && start.After(a.pruned) {
+		a.pruned = start
+		a.pruneSeries(start.Add(-a.SeriesWindow))
+	}
 	m := a.series[w]
 	if m == nil {
 		m = map[time.Time]*Minute{}
 		a.series[w] = m
 	}
-	start := t.Truncate(time.Minute)
 	if m[start] == nil {
 		m[start] = &Minute{Start: start}
 	}
 	return m[start]
 }
 
+// pruneSeries drops the minutes before cut, and the writers left with none.
+func (a *Aggregator) pruneSeries(cut time.Time) {
+	for w, ms := range a.series {
+		for start := range ms {
+			if start.Before(cut) {
+				delete(ms, start)
+			}
+		}
+		if len(ms) == 0 {
+			delete(a.series, w)
+		}
+	}
+}
+
+// state is the remembered state of obj, created (and made the most
+// recently written) when create is set; nil when it is not known.
+func (a *Aggregator) state(obj object, create bool) *objectState {
+	if a.lastRV == nil {
+		a.lastRV = map[object]*objectState{}
+	}
+	s := a.lastRV[obj]
+	if s == nil {
+		if !create {
+			return nil
+		}
+		s = &objectState{key: obj}
+		a.lastRV[obj] = s
+		if a.MaxObjects > 0 && len(a.lastRV) > a.MaxObjects {
+			a.forget(a.lruHead)
+			a.stats.ObjectsForgotten++
+		}
+	} else {
+		a.unlink(s)
+	}
+	// Most recently written last.
+	s.prev, s.next = a.lruTail, nil
+	if a.lruTail != nil {
+		a.lruTail.next = s
+	} else {
+		a.lruHead = s
+	}
+	a.lruTail = s
+	return s
+}
+
+func (a *Aggregator) unlink(s *objectState) {
+	if s.prev != nil {
+		s.prev.next = s.next
+	} else {
+		a.lruHead = s.next
+	}
+	if s.next != nil {
+		s.next.prev = s.prev
+	} else {
+		a.lruTail = s.prev
+	}
+	s.prev, s.next = nil, nil
+}
+
+func (a *Aggregator) forget(s *objectState) {
+	if s == nil {
+		return
+	}
+	a.unlink(s)
+	delete(a.lastRV, s.key)
+}
+
 // Add counts one event. Only completed requests on resources count: the
 // other stages of the same request (RequestReceived, ResponseStarted)
 // would count it twice, and non-resource URLs have no writer's object.
 func (a *Aggregator) Add(e *Event) {
-	if (e.Stage != "ResponseComplete" && e.Stage != "Panic") || e.ObjectRef == nil || e.ObjectRef.Resource == "" {
-		return
+	if r, ok := e.record(); ok {
+		a.add(&r)
 	}
-	if !a.Since.IsZero() && e.StageTimestamp.Before(a.Since) {
+}
+
+func (a *Aggregator) add(e *record) {
+	if !a.Since.IsZero() && e.at.Before(a.Since) {
 		return
-	}
-	if a.lastRV == nil {
-		a.lastRV = map[object]string{}
-		a.pending = map[pendingCreate]bool{}
 	}
 	a.events++
-	if a.first.IsZero() || e.StageTimestamp.Before(a.first) {
-		a.first = e.StageTimestamp
+	if a.first.IsZero() || e.at.Before(a.first) {
+		a.first = e.at
 	}
-	if e.StageTimestamp.After(a.last) {
-		a.last = e.StageTimestamp
+	if e.at.After(a.last) {
+		a.last = e.at
 	}
-	w := Writer{User: e.User.Username, UserAgent: e.UserAgent, FieldManager: e.fieldManager()}
-	if e.ImpersonatedUser != nil {
-		w.User += " as " + e.ImpersonatedUser.Username
-	}
-	ref := e.ObjectRef
-	k := Key{Writer: w, Group: ref.APIGroup, Resource: ref.Resource, Subresource: ref.Subresource, Verb: e.Verb}
-	r := a.row(k)
+	w, ref := e.writer, &e.ref
+	r := a.row(Key{Writer: w, Group: ref.APIGroup, Resource: ref.Resource, Subresource: ref.Subresource, Verb: e.verb})
 	r.Requests++
-	code := e.code()
+	code := e.code
 	obj := object{ref.APIGroup, ref.Resource, ref.Namespace, ref.Name}
-	after := resourceVersionOf(e.ResponseObject)
+	after := e.responseRV
 	switch {
 	case code == 409:
 		r.Conflicts++
-		a.minute(w, e.StageTimestamp).Conflicts++
-		if e.Verb == "create" && ref.Subresource == "" && ref.Name != "" {
-			a.pending[pendingCreate{w, obj}] = true
+		a.minute(w, e.at).Conflicts++
+		if e.verb == "create" && ref.Subresource == "" && ref.Name != "" {
+			s := a.state(obj, true)
+			if !slices.Contains(s.pending, w) {
+				s.pending = append(s.pending, w)
+			}
 		}
-	case code >= 200 && code < 300 && (e.Verb == "update" || e.Verb == "patch"):
-		before := a.lastRV[obj]
-		if e.Verb == "update" {
+	case code >= 200 && code < 300 && (e.verb == "update" || e.verb == "patch"):
+		s := a.state(obj, false)
+		before := ""
+		if s != nil {
+			before = s.rv
+		}
+		if e.verb == "update" {
 			// An update names the version it replaces.
-			if rv := resourceVersionOf(e.RequestObject); rv != "" {
-				before = rv
+			if e.requestRV != "" {
+				before = e.requestRV
 			} else if ref.ResourceVersion != "" {
 				before = ref.ResourceVersion
 			}
@@ -187,18 +336,22 @@ func (a *Aggregator) Add(e *Event) {
 			r.Undecided++
 		case after == before:
 			r.NoopWrites++
-			a.minute(w, e.StageTimestamp).NoopWrites++
+			a.minute(w, e.at).NoopWrites++
 		}
-		if ref.Subresource == "" && a.pending[pendingCreate{w, obj}] {
-			delete(a.pending, pendingCreate{w, obj})
-			a.row(Key{Writer: w, Group: ref.APIGroup, Resource: ref.Resource, Verb: "create"}).CreateConflictUpdate++
+		if s != nil && ref.Subresource == "" {
+			if i := slices.Index(s.pending, w); i >= 0 {
+				s.pending = slices.Delete(s.pending, i, i+1)
+				a.row(Key{Writer: w, Group: ref.APIGroup, Resource: ref.Resource, Verb: "create"}).CreateConflictUpdate++
+			}
 		}
 	}
 	switch {
-	case e.Verb == "delete" && code >= 200 && code < 300:
-		delete(a.lastRV, obj)
+	case e.verb == "delete" && code >= 200 && code < 300:
+		if s := a.state(obj, false); s != nil {
+			a.forget(s)
+		}
 	case after != "" && ref.Name != "":
-		a.lastRV[obj] = after
+		a.state(obj, true).rv = after
 	}
 }
 
@@ -206,7 +359,8 @@ func (a *Aggregator) Add(e *Event) {
 func (a *Aggregator) Report() *Report {
 	rep := &Report{Events: a.events, First: a.first, Last: a.last, Series: map[Writer][]Minute{}}
 	for _, r := range a.rows {
-		rep.Rows = append(rep.Rows, r)
+		c := *r // the report's rows are its own: the aggregator goes on counting
+		rep.Rows = append(rep.Rows, &c)
 	}
 	minutes := rep.Minutes()
 	for _, r := range rep.Rows {

@@ -27,6 +27,9 @@ With --budget (and --baseline) it is a gate for CI: the rows over a limit,
 or costlier than in a previous report, are listed with the code behind
 them (--source), and it exits 4.
 
+ssagen audit serve counts the same live, as the API server's audit
+webhook (ssagen audit serve -h).
+
 Exit codes: 0 the report, 1 a file could not be read, 2 usage,
 3 the report, with lines that were not audit events skipped,
 4 over the budget or regressed from the baseline.
@@ -38,6 +41,9 @@ Flags:
 const maxSkipsShown = 20
 
 func auditCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "serve" {
+		return auditServeCmd(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("ssagen audit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	since := fs.String("since", "", "only requests completed after this time: RFC 3339 (2026-11-25T10:00:00Z) or a duration before now (90m)")

@@ -26,6 +26,7 @@ Usage:
   ssagen generate [flags] PACKAGES...   apply configurations (drop-in for applyconfiguration-gen) and EnsureX helpers
   ssagen vet [flags] PACKAGES...        find 409-prone write patterns (also: go vet -vettool=$(which ssagen))
   ssagen audit [flags] FILE...          who sends the 409s and no-op writes of an API server's audit log, and from which line
+  ssagen audit serve [flags]            the same counts live, as the API server's audit webhook, in Prometheus metrics
   ssagen kubebuilder install            install the Kubebuilder plugin ssagen.io/v1-alpha
 
 Run 'ssagen generate -h' for the flags.
