@@ -2,13 +2,21 @@ package bench
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/ssagen/ssagen/audit"
+	"github.com/ssagen/ssagen/audit/auditenvtest"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
 
@@ -30,11 +38,22 @@ func TestAuditAgrees(t *testing.T) {
 	for _, p := range Patterns {
 		name := p.Name
 		t.Run(name, func(t *testing.T) {
-			log := filepath.Join(t.TempDir(), "audit.log")
-			res, err := RunProjects(context.Background(), p, 3, 2, 2, AuditLog(log))
+			// Both backends in one run: the log, and ssagen audit serve
+			// as the webhook.
+			dir := t.TempDir()
+			serve := audit.NewServer(audit.ServeOptions{Hold: 100 * time.Millisecond})
+			srv := httptest.NewServer(serve.Handler())
+			defer srv.Close()
+			ctx, stopServe := context.WithCancel(context.Background())
+			served := make(chan struct{})
+			go func() { serve.Run(ctx); close(served) }()
+			res, err := RunProjects(context.Background(), p, 3, 2, 2, Audit(auditenvtest.Options{Dir: dir, WebhookURL: srv.URL + "/audit", BatchMaxWait: 200 * time.Millisecond}))
+			stopServe() // the API server has stopped and sent its last batches
+			<-served
 			if err != nil {
 				t.Fatal(err)
 			}
+			log := filepath.Join(dir, "audit.log")
 			want, wantConflicts := map[string]int{}, map[string]int{}
 			okWrites, bumps := 0, res.Initial.Bumps+res.Resync.Bumps+res.Change.Bumps
 			for k, n := range sum(res.Initial, res.Resync, res.Change).Requests {
@@ -102,6 +121,15 @@ func TestAuditAgrees(t *testing.T) {
 			if name == "ensure" && len(over) > 0 || name == "create-update" && len(over) == 0 {
 				t.Errorf("over budget: %v", over)
 			}
+			// The webhook's metrics say what the log says, row by row.
+			fromLog := rowsOf(agg.Report(), UserAgent(p))
+			fromMetrics := metricRows(t, srv.URL+"/metrics", UserAgent(p))
+			if !maps.Equal(fromMetrics, fromLog) || len(fromLog) == 0 {
+				t.Errorf("ssagen audit serve's metrics:\n%v\nthe log:\n%v", fromMetrics, fromLog)
+			}
+			if st := serve.ServerStats(); st.Dropped != 0 || st.Shed != 0 || sumCounts(st.Rejected) != 0 {
+				t.Errorf("the webhook lost batches: %+v", st)
+			}
 			t.Logf("%s: %d requests, %d 409s, %d writes that changed nothing, %d Create → 409 → Update", name, sumOf(got), sumOf(gotConflicts), gotNoops, ccu)
 		})
 	}
@@ -109,6 +137,78 @@ func TestAuditAgrees(t *testing.T) {
 
 func sumOf(m map[string]int) int {
 	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// counts are a row's numbers, as text: "requests=… 409=… noop=…".
+func counts(requests, conflicts, noops, undecided, ccu float64) string {
+	return fmt.Sprintf("requests=%v 409=%v noop=%v undecided=%v ccu=%v", requests, conflicts, noops, undecided, ccu)
+}
+
+// rowsOf are the rows of a user agent's writes (watches end when the
+// server stops, after the webhook's last batch; reads are left out with them).
+func rowsOf(rep *audit.Report, userAgent string) map[string]string {
+	out := map[string]string{}
+	for _, r := range rep.Rows {
+		if r.UserAgent != userAgent || !writeVerb[r.Verb] {
+			continue
+		}
+		out[r.Verb+" "+r.Resource+"/"+r.Subresource] = counts(float64(r.Requests), float64(r.Conflicts), float64(r.NoopWrites), float64(r.Undecided), float64(r.CreateConflictUpdate))
+	}
+	return out
+}
+
+var writeVerb = map[string]bool{"create": true, "update": true, "patch": true, "delete": true}
+
+// metricRows scrapes ssagen audit serve's metrics into the same rows.
+func metricRows(t *testing.T, url, userAgent string) map[string]string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct{ requests, conflicts, noops, undecided, ccu float64 }
+	rows := map[string]*row{}
+	for name, field := range map[string]func(*row, float64){
+		"ssagen_audit_requests_total":               func(r *row, v float64) { r.requests = v },
+		"ssagen_audit_conflicts_total":              func(r *row, v float64) { r.conflicts = v },
+		"ssagen_audit_noop_writes_total":            func(r *row, v float64) { r.noops = v },
+		"ssagen_audit_undecided_writes_total":       func(r *row, v float64) { r.undecided = v },
+		"ssagen_audit_create_conflict_update_total": func(r *row, v float64) { r.ccu = v },
+	} {
+		for _, m := range families[name].GetMetric() {
+			l := map[string]string{}
+			for _, p := range m.GetLabel() {
+				l[p.GetName()] = p.GetValue()
+			}
+			if l["user_agent"] != userAgent || !writeVerb[l["verb"]] {
+				continue
+			}
+			k := l["verb"] + " " + l["resource"] + "/" + l["subresource"]
+			if rows[k] == nil {
+				rows[k] = &row{}
+			}
+			field(rows[k], m.GetCounter().GetValue())
+		}
+	}
+	out := map[string]string{}
+	for k, r := range rows {
+		out[k] = counts(r.requests, r.conflicts, r.noops, r.undecided, r.ccu)
+	}
+	return out
+}
+
+func sumCounts(m map[string]int64) int64 {
+	n := int64(0)
 	for _, v := range m {
 		n += v
 	}

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -22,7 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/ssagen/ssagen/audit"
+	"github.com/ssagen/ssagen/audit/auditenvtest"
 	"github.com/ssagen/ssagen/internal/testenv"
 )
 
@@ -41,17 +39,17 @@ func StartEnv(opts ...Option) (*Env, error) {
 		opt(&o)
 	}
 	var configure []func(*envtest.Environment)
-	if o.auditLog != "" {
-		policy := filepath.Join(filepath.Dir(o.auditLog), "audit-policy.yaml")
-		if err := os.WriteFile(policy, []byte(audit.Policy), 0o644); err != nil {
-			return nil, err
-		}
+	var auditErr error
+	if o.audit != nil {
 		configure = append(configure, func(e *envtest.Environment) {
-			e.ControlPlane.GetAPIServer().Configure().
-				Set("audit-policy-file", policy).Set("audit-log-path", o.auditLog).Set("audit-log-format", "json")
+			_, auditErr = auditenvtest.Configure(e, *o.audit)
 		})
 	}
 	env, cfg, err := testenv.New(configure...)
+	if err == nil && auditErr != nil {
+		env.Stop()
+		err = auditErr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -65,12 +63,12 @@ func StartEnv(opts ...Option) (*Env, error) {
 type Option func(*runOptions)
 
 type runOptions struct {
-	auditLog string
+	audit *auditenvtest.Options
 }
 
-// AuditLog has the run's API server write an audit log to path, with
-// audit.Policy (ssagen audit reads it).
-func AuditLog(path string) Option { return func(o *runOptions) { o.auditLog = path } }
+// Audit has the run's API server send its audit events where o says:
+// a log (o.Dir/audit.log), ssagen audit serve's webhook, or both.
+func Audit(o auditenvtest.Options) Option { return func(r *runOptions) { r.audit = &o } }
 
 // UserAgent is what the controller of a run sends as its user agent: an
 // audit log tells its requests from the run's own setup by it.
