@@ -118,6 +118,9 @@ func NewServer(opt ServeOptions) *Server {
 	opt.defaults()
 	s := &Server{opt: opt, decoding: make(chan struct{}, opt.MaxDecoding), wake: make(chan struct{}, 1), rejected: map[string]int64{}}
 	s.agg.MaxObjects, s.agg.MaxRows, s.agg.SeriesWindow = opt.MaxObjects, opt.MaxRows, opt.SeriesWindow
+	if opt.Budget != nil {
+		s.windows = []window{{at: opt.Now()}} // the start: nothing counted
+	}
 	return s
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -176,10 +177,13 @@ func TestInitAndCreateAPI(t *testing.T) {
 		t.Errorf("PROJECT layout has no ssagen.io/v1-alpha:\n%s", s)
 	}
 	for file, want := range map[string]string{
-		"Makefile":        "$(SSAGEN) generate --ensure",
-		".custom-gcl.yml": "github.com/ssagen/ssagen/vet/golangci",
-		".golangci.yml":   "- ssagenvet",
-		"README.md":       "## Server-side apply with ssagen",
+		"Makefile":                     "$(SSAGEN) generate --ensure",
+		".custom-gcl.yml":              "github.com/ssagen/ssagen/vet/golangci",
+		".golangci.yml":                "- ssagenvet",
+		"README.md":                    "## Server-side apply with ssagen",
+		".ssagen-budget.yaml":          "controller-manager",
+		"hack/audit/kind-config.yaml":  "audit-log-path",
+		"hack/audit/audit-policy.yaml": "kind: Policy",
 	} {
 		if !strings.Contains(read(t, filepath.Join(dir, file)), want) {
 			t.Errorf("%s has no %q", file, want)
@@ -224,6 +228,10 @@ func TestInitAndCreateAPI(t *testing.T) {
 		t.Errorf("plain_controller.go writes a status the kind does not have")
 	}
 	check(t, tl, dir)
+	if !strings.Contains(read(t, filepath.Join(dir, "Makefile")), "\ntest-e2e-audit:") {
+		t.Errorf("the Makefile has no test-e2e-audit target")
+	}
+	auditGate(t, tl, dir)
 	role := read(t, filepath.Join(dir, "config", "rbac", "role.yaml"))
 	for _, want := range []string{"configmaps", "deployments", "sites/status", "tenants/status"} {
 		if !strings.Contains(role, want) {
@@ -357,5 +365,40 @@ func TestEditProject(t *testing.T) {
 			write(t, ctrlFile, strings.Replace(handWritten, "err := r.Create(ctx, cm)\n\tif apierrors.IsAlreadyExists(err) {\n\t\terr = r.Update(ctx, cm)\n\t}\n\treturn ctrl.Result{}, err", "_, _ = cm, apierrors.IsAlreadyExists\n\treturn ctrl.Result{}, nil", 1))
 			check(t, tl, dir)
 		})
+	}
+}
+
+// auditGate runs the gate of make test-e2e-audit (the ssagen the project
+// pins, its budget, its code as --source) on two audit logs, as the
+// target runs it on its Kind cluster's: one where the manager's service
+// account gets a 409 fails, with the row; one where it does not passes.
+// (The target's cluster needs kind and a container runtime, which this
+// machine lacks; make -n shows the rest of it.)
+func auditGate(t *testing.T, tl tools, dir string) {
+	t.Helper()
+	project := filepath.Base(dir)
+	line := func(user string, code int) string {
+		return `{"apiVersion":"audit.k8s.io/v1","kind":"Event","stage":"ResponseComplete","verb":"create","user":{"username":"` + user +
+			`"},"userAgent":"manager/v0.0.0","objectRef":{"resource":"configmaps","namespace":"ns","name":"a","apiVersion":"v1"},"responseStatus":{"code":` +
+			strconv.Itoa(code) + `},"stageTimestamp":"2026-11-25T10:00:00Z"}` + "\n"
+	}
+	manager := "system:serviceaccount:" + project + "-system:" + project + "-controller-manager"
+	for _, tc := range []struct {
+		log  string
+		fail bool
+	}{
+		{line(manager, 201) + line("kubernetes-admin", 409), false},
+		{line(manager, 201) + line(manager, 409), true},
+	} {
+		log := filepath.Join(t.TempDir(), "e2e-audit.log")
+		write(t, log, tc.log)
+		out, err := try(tl, dir, "go", "tool", "-modfile=tools.mod", "ssagen", "audit", "--budget", ".ssagen-budget.yaml", "--source", "./...", log)
+		if failed := err != nil; failed != tc.fail || tc.fail && !strings.Contains(out, "over budget: create configmaps by "+manager) {
+			t.Errorf("the gate on a log (fail %v): %v\n%s", tc.fail, err, out)
+		}
+	}
+	out := run(t, tl, dir, "make", "-n", "test-e2e-audit")
+	if !strings.Contains(out, "--config hack/audit/kind-config.yaml") || !strings.Contains(out, "ssagen audit --budget .ssagen-budget.yaml --source ./...") {
+		t.Errorf("make -n test-e2e-audit:\n%s", out)
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ssagen/ssagen/audit"
 )
 
 // serve sends req through Serve, as kubebuilder does, and decodes the
@@ -290,5 +293,52 @@ func TestInstall(t *testing.T) {
 	left, _ := os.ReadDir(filepath.Join(root, "ssagen.io", "v1-alpha"))
 	if len(left) != 1 {
 		t.Errorf("temp files left: %v", left)
+	}
+}
+
+// TestAuditGate: the e2e audit gate goes after go/v4's e2e targets once,
+// make reads it, and a Makefile without an e2e suite is left alone.
+func TestAuditGate(t *testing.T) {
+	mk, _ := editMakefile(testdata(t, "Makefile.go-v4"))
+	got, ok := addAuditGate(mk)
+	if !ok || !strings.Contains(got, "\t@$(KIND) delete cluster --name $(KIND_CLUSTER)\n"+auditGateRule) {
+		t.Fatalf("the gate is not right after cleanup-test-e2e:\n%s", got)
+	}
+	if again, ok := addAuditGate(got); ok || again != got {
+		t.Errorf("a second edit changed the Makefile")
+	}
+	if _, ok := addAuditGate("generate:\n\techo\n"); ok {
+		t.Errorf("a gate was added to a Makefile with no e2e suite")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(got), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("make", "-n", auditGateTarget, "KIND=true", "LOCALBIN="+dir)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n %s: %v\n%s", auditGateTarget, err, out)
+	}
+	for _, want := range []string{
+		"true create cluster --name kbe-test-e2e-audit --config hack/audit/kind-config.yaml",
+		"KIND=true KIND_CLUSTER=kbe-test-e2e-audit go test -tags=e2e ./test/e2e/",
+		"docker exec kbe-test-e2e-audit-control-plane cat /var/log/kubernetes/kube-apiserver-audit.log > " + dir + "/e2e-audit.log",
+		"go tool -modfile=tools.mod ssagen audit --budget .ssagen-budget.yaml --source ./... " + dir + "/e2e-audit.log",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("make -n %s runs no %q:\n%s", auditGateTarget, want, out)
+		}
+	}
+	files := files{}
+	addAuditFiles(map[string]string{auditBudgetFile: "mine"}, "shop", files)
+	if _, ok := files[auditBudgetFile]; ok || files[auditPolicyFile] != audit.Policy || !strings.Contains(files[auditKindFile], "hostPath: ./hack/audit/audit-policy.yaml") {
+		t.Errorf("files %v", files)
+	}
+	if b, err := audit.ParseBudget([]byte(auditBudget("shop"))); err != nil || b.Limits[0].Writer != "system:serviceaccount:shop-system:shop-controller-manager" {
+		t.Errorf("budget %+v %v", b, err)
 	}
 }

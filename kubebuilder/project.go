@@ -9,6 +9,7 @@ import (
 
 // project is what the plugin reads of the PROJECT file.
 type project struct {
+	Name       string // projectName
 	Repo       string
 	Domain     string
 	Layout     []string
@@ -51,6 +52,7 @@ func readProject(req *Request) (*project, error) {
 		return nil, errors.New("PROJECT: kubebuilder sent no project configuration: use kubebuilder v4.16 or later")
 	}
 	p := &project{}
+	p.Name, _ = req.Config["projectName"].(string)
 	p.Repo, _ = req.Config["repo"].(string)
 	p.Domain, _ = req.Config["domain"].(string)
 	p.MultiGroup, _ = req.Config["multigroup"].(bool)

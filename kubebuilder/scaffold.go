@@ -117,6 +117,10 @@ func addTooling(req *Request, env Env, p *project, a args, out files) error {
 	if err != nil {
 		return err
 	}
+	if gated, ok := addAuditGate(edited); ok {
+		edited = gated
+		addAuditFiles(req.Universe, p.Name, out)
+	}
 	if edited != makefile {
 		out["Makefile"] = edited
 	}
