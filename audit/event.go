@@ -19,21 +19,21 @@ import (
 
 // Event is the part of an audit.k8s.io/v1 Event the report reads.
 type Event struct {
-	APIVersion               string          `json:"apiVersion"`
-	Kind                     string          `json:"kind"`
-	Level                    string          `json:"level"`
-	Stage                    string          `json:"stage"`
-	RequestURI               string          `json:"requestURI"`
-	Verb                     string          `json:"verb"`
-	User                     UserInfo        `json:"user"`
-	ImpersonatedUser         *UserInfo       `json:"impersonatedUser,omitempty"`
-	UserAgent                string          `json:"userAgent"`
-	ObjectRef                *ObjectRef      `json:"objectRef,omitempty"`
-	ResponseStatus           *Status         `json:"responseStatus,omitempty"`
-	RequestObject            json.RawMessage `json:"requestObject,omitempty"`
-	ResponseObject           json.RawMessage `json:"responseObject,omitempty"`
-	RequestReceivedTimestamp time.Time       `json:"requestReceivedTimestamp"`
-	StageTimestamp           time.Time       `json:"stageTimestamp"`
+	APIVersion               string     `json:"apiVersion"`
+	Kind                     string     `json:"kind"`
+	Level                    string     `json:"level"`
+	Stage                    string     `json:"stage"`
+	RequestURI               string     `json:"requestURI"`
+	Verb                     string     `json:"verb"`
+	User                     UserInfo   `json:"user"`
+	ImpersonatedUser         *UserInfo  `json:"impersonatedUser,omitempty"`
+	UserAgent                string     `json:"userAgent"`
+	ObjectRef                *ObjectRef `json:"objectRef,omitempty"`
+	ResponseStatus           *Status    `json:"responseStatus,omitempty"`
+	RequestObject            *Body      `json:"requestObject,omitempty"`
+	ResponseObject           *Body      `json:"responseObject,omitempty"`
+	RequestReceivedTimestamp time.Time  `json:"requestReceivedTimestamp"`
+	StageTimestamp           time.Time  `json:"stageTimestamp"`
 }
 
 // UserInfo is who sent a request.
@@ -72,6 +72,28 @@ func (e *Event) fieldManager() string {
 		return ""
 	}
 	return u.Query().Get("fieldManager")
+}
+
+// Body is what the report reads of an object an event carries: its
+// metadata.resourceVersion ("" when it has none, or is a Status answer).
+// The object itself is not kept: a reader's memory does not grow with
+// the bodies the policy logs.
+type Body struct {
+	ResourceVersion string
+}
+
+// UnmarshalJSON reads the resourceVersion of the object.
+func (b *Body) UnmarshalJSON(raw []byte) error {
+	b.ResourceVersion = resourceVersionOf(raw)
+	return nil
+}
+
+// version is the body's resourceVersion, "" for no body.
+func (b *Body) version() string {
+	if b == nil {
+		return ""
+	}
+	return b.ResourceVersion
 }
 
 // resourceVersionOf reads metadata.resourceVersion of an object in the

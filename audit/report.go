@@ -166,9 +166,9 @@ func (e *Event) record() (record, bool) {
 	if e.ImpersonatedUser != nil {
 		w.User += " as " + e.ImpersonatedUser.Username
 	}
-	r := record{stage: e.Stage, verb: e.Verb, writer: w, ref: *e.ObjectRef, code: e.code(), responseRV: resourceVersionOf(e.ResponseObject), at: e.StageTimestamp}
+	r := record{stage: e.Stage, verb: e.Verb, writer: w, ref: *e.ObjectRef, code: e.code(), responseRV: e.ResponseObject.version(), at: e.StageTimestamp}
 	if e.Verb == "update" {
-		r.requestRV = resourceVersionOf(e.RequestObject)
+		r.requestRV = e.RequestObject.version()
 	}
 	return r, true
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,7 +50,7 @@ type ServeOptions struct {
 // Defaults of ServeOptions.
 const (
 	DefaultMaxBodyBytes = 32 << 20
-	DefaultMaxQueued    = 200_000
+	DefaultMaxQueued    = 100_000
 	DefaultMaxObjects   = 500_000
 	DefaultMaxRows      = 10_000
 	DefaultHold         = 2 * time.Second
@@ -88,7 +89,8 @@ type Server struct {
 
 	countMu sync.Mutex // guards agg, pending, windows
 	agg     Aggregator
-	pending []queued // received, held, sorted by completion
+	pending []queued // received, held (from head on), sorted by completion
+	head    int
 	windows []window // the counts at the start of each budget slot
 
 	seq      atomic.Uint64
@@ -242,27 +244,49 @@ func (s *Server) count(cut time.Time) {
 	s.countMu.Lock()
 	defer s.countMu.Unlock()
 	if len(batch) > 0 {
-		byCompletion := func(x, y queued) int { return cmp.Or(x.at.Compare(y.at), cmp.Compare(x.seq, y.seq)) }
 		slices.SortFunc(batch, byCompletion)
-		s.pending = merge(s.pending, batch, byCompletion)
+		s.hold(batch)
 	}
-	n := 0
+	n := s.head
 	for n < len(s.pending) && (cut.IsZero() || !s.pending[n].recv.After(cut)) {
 		s.agg.add(&s.pending[n].record)
 		n++
 	}
-	s.pending = slices.Delete(s.pending, 0, n)
+	counted := n - s.head
+	s.head = n
+	if s.head == len(s.pending) {
+		s.pending, s.head = s.pending[:0], 0
+		if cap(s.pending) > 1<<14 {
+			s.pending = nil // a burst's backlog is not kept for the next
+		}
+	} else if s.head > len(s.pending)/2 {
+		s.pending = s.pending[:copy(s.pending, s.pending[s.head:])]
+		s.head = 0
+	}
 	s.mu.Lock()
-	s.queued -= n
+	s.queued -= counted
 	s.mu.Unlock()
 	s.slideWindow()
 }
 
+func byCompletion(x, y queued) int { return cmp.Or(x.at.Compare(y.at), cmp.Compare(x.seq, y.seq)) }
+
+// hold adds a sorted batch to the held events, kept sorted. Batches
+// mostly complete after what is held and are appended; one that
+// overlaps is merged with the held events it overlaps only.
+func (s *Server) hold(batch []queued) {
+	held := s.pending[s.head:]
+	i := len(held) - sort.Search(len(held), func(j int) bool { return byCompletion(held[len(held)-1-j], batch[0]) <= 0 })
+	if i == len(held) {
+		s.pending = append(s.pending, batch...)
+		return
+	}
+	tail := merge(slices.Clone(held[i:]), batch, byCompletion)
+	s.pending = append(s.pending[:s.head+i], tail...)
+}
+
 // merge merges two sorted slices.
 func merge(a, b []queued, less func(x, y queued) int) []queued {
-	if len(a) == 0 {
-		return b
-	}
 	out := make([]queued, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {

@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ssagen/ssagen/audit"
 )
 
 const auditLine = `{"apiVersion":"audit.k8s.io/v1","kind":"Event","level":"RequestResponse","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/ns/configmaps","verb":"create","user":{"username":"op"},"userAgent":"op/v1","objectRef":{"resource":"configmaps","namespace":"ns","name":"a","apiVersion":"v1"},"responseStatus":{"code":409},"stageTimestamp":"2026-11-25T10:00:00.000000Z"}`
@@ -54,5 +59,51 @@ func TestAuditCommand(t *testing.T) {
 	}
 	if d, _ := parseSince("90m", time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)); !d.Equal(time.Date(2026, 11, 25, 10, 30, 0, 0, time.UTC)) {
 		t.Errorf("-since 90m: %v", d)
+	}
+}
+
+// TestAuditServeCommand: flags, the webhook kubeconfig, and a server that
+// counts what it was posted and stops cleanly when told.
+func TestAuditServeCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		out, errs string
+	}{
+		{[]string{"serve", "--print-webhook-config", "http://10.0.0.1:8443/audit"}, 0, `server: "http://10.0.0.1:8443/audit"`, ""},
+		{[]string{"serve", "--tls-cert-file", "x.crt"}, 2, "", "--tls-cert-file and --tls-private-key-file go together"},
+		{[]string{"serve", "extra"}, 2, "", "unexpected arguments"},
+		{[]string{"serve", "--budget", "missing.yaml"}, 2, "", "--budget missing.yaml"},
+		{[]string{"serve", "--listen", "256.0.0.1:1"}, 1, "", "ssagen audit serve:"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := auditCmd(tc.args, strings.NewReader(""), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String(), tc.out) || !strings.Contains(stderr.String(), tc.errs) {
+			t.Errorf("ssagen audit %v: exit %d\n%s%s\nwant exit %d, %q, %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.out, tc.errs)
+		}
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := audit.NewServer(audit.ServeOptions{})
+	ctx, stop := context.WithCancel(context.Background())
+	var stderr bytes.Buffer
+	done := make(chan int)
+	go func() { done <- serveAudit(ctx, ln, s, "", "", &stderr) }()
+	url := "http://" + ln.Addr().String()
+	resp, err := http.Post(url+"/audit", "application/json", strings.NewReader(`{"apiVersion":"audit.k8s.io/v1","kind":"EventList","items":[`+auditLine+`]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	stop() // as SIGTERM does
+	if code := <-done; code != 0 || resp.StatusCode != http.StatusOK {
+		t.Fatalf("serve: exit %d, post %d\n%s", code, resp.StatusCode, stderr.String())
+	}
+	// What was taken before the stop is counted, held or not.
+	if rep := s.Report(); len(rep.Rows) != 1 || rep.Rows[0].Conflicts != 1 {
+		t.Errorf("counted %+v", rep.Rows)
 	}
 }
