@@ -2,21 +2,26 @@ package audit_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/ssagen/ssagen/audit"
+	"github.com/ssagen/ssagen/audit/auditenvtest"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
+	"github.com/ssagen/ssagen/examples/controller"
 	"github.com/ssagen/ssagen/examples/unfixed"
 	"github.com/ssagen/ssagen/internal/testenv"
 	"github.com/ssagen/ssagen/vet/driver"
@@ -140,4 +145,52 @@ func TestSourceNamesTheSites(t *testing.T) {
 			t.Errorf("%s: no site", o)
 		}
 	}
+}
+
+// TestGatePassesTheFixedOperator: the CI gate that fails the unfixed
+// example operator passes the example operator on the helpers, whole —
+// its project and sandbox controllers, the resyncs, a pod start, a
+// namespace dropped and the project deleted — on an API server writing
+// an audit log through the envtest recipe.
+func TestGatePassesTheFixedOperator(t *testing.T) {
+	dir := t.TempDir()
+	var logPath string
+	env, cfg := testenv.StartEnv(t, func(e *envtest.Environment) {
+		var err error
+		if logPath, err = auditenvtest.Configure(e, auditenvtest.Options{Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	opCfg := rest.CopyConfig(cfg)
+	opCfg.UserAgent = "fixed-operator"
+	ctrl.SetLogger(logr.Discard())
+	rep, err := controller.Run(context.Background(), opCfg, 3, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	var agg audit.Aggregator
+	if err := audit.ReadFile(logPath, agg.Add, func(s audit.Skip) { t.Errorf("skipped %s", s) }); err != nil {
+		t.Fatal(err)
+	}
+	report := agg.Report()
+	writes := 0
+	for _, r := range report.Rows {
+		if r.UserAgent == "fixed-operator" && (r.Verb == "patch" || r.Verb == "create") {
+			writes += r.Requests
+		}
+	}
+	if writes == 0 || rep.Leaked != 0 {
+		t.Fatalf("the operator wrote nothing through the log (%d writes), or leaked %d children", writes, rep.Leaked)
+	}
+	budget, err := audit.ParseBudget([]byte("limits:\n- writer: fixed-operator\n  conflicts: 0\n  noopWrites: 0\n  createConflictUpdate: 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if over := budget.Check(report); len(over) > 0 {
+		t.Errorf("the example operator is over budget: %v", over)
+	}
+	t.Logf("the example operator: %d writes, within the budget", writes)
 }
