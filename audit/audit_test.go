@@ -1,12 +1,19 @@
 package audit_test
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"io"
+	"maps"
+	"net/http"
 	"os"
-	"path/filepath"
+	"os/exec"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -23,6 +30,7 @@ import (
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	"github.com/ssagen/ssagen/examples/controller"
 	"github.com/ssagen/ssagen/examples/unfixed"
+	"github.com/ssagen/ssagen/internal/scratch"
 	"github.com/ssagen/ssagen/internal/testenv"
 	"github.com/ssagen/ssagen/vet/driver"
 )
@@ -32,14 +40,20 @@ import (
 // it reconciles is the copy read first), and checks the report: its Role
 // creates 409 and are followed by updates, its status updates 409, and
 // --source names the line behind each, with its fix.
+//
+// The same run's events also go to `ssagen audit serve` (the binary), as
+// the API server's webhook: its metrics give the operator's rows the log
+// gives.
 func TestSourceNamesTheSites(t *testing.T) {
+	testenv.Require(t)
 	dir := t.TempDir()
-	log, policyFile := filepath.Join(dir, "audit.log"), filepath.Join(dir, "policy.yaml")
-	if err := os.WriteFile(policyFile, []byte(audit.Policy), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	serveURL := startServe(t)
+	var log string
 	env, cfg := testenv.StartEnv(t, func(e *envtest.Environment) {
-		e.ControlPlane.GetAPIServer().Configure().Set("audit-policy-file", policyFile).Set("audit-log-path", log).Set("audit-log-format", "json")
+		var err error
+		if log, err = auditenvtest.Configure(e, auditenvtest.Options{Dir: dir, WebhookURL: serveURL + "/audit", BatchMaxWait: 200 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
 	})
 	scheme := runtime.NewScheme()
 	clientgoscheme.AddToScheme(scheme)
@@ -82,6 +96,22 @@ func TestSourceNamesTheSites(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := agg.Report()
+	fromLog := map[string]string{}
+	for _, r := range rep.Rows {
+		if r.UserAgent == "unfixed-operator" && r.Verb != "get" && r.Verb != "list" && r.Verb != "watch" {
+			fromLog[metricKey(r.Verb, r.Resource, r.Subresource)] = fmt.Sprintf("requests=%d 409=%d noop=%d ccu=%d", r.Requests, r.Conflicts, r.NoopWrites, r.CreateConflictUpdate)
+		}
+	}
+	// serve holds events 2 s before counting them: wait for it.
+	var fromServe map[string]string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if fromServe = serveRows(t, serveURL, "unfixed-operator"); maps.Equal(fromServe, fromLog) {
+			break
+		}
+	}
+	if !maps.Equal(fromServe, fromLog) || len(fromLog) == 0 {
+		t.Errorf("ssagen audit serve's metrics:\n%v\nthe log:\n%v", fromServe, fromLog)
+	}
 	found, err := driver.Findings([]string{"../examples/unfixed"}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -193,4 +223,76 @@ func TestGatePassesTheFixedOperator(t *testing.T) {
 		t.Errorf("the example operator is over budget: %v", over)
 	}
 	t.Logf("the example operator: %d writes, within the budget", writes)
+}
+
+func TestMain(m *testing.M) { scratch.Main(m) }
+
+// startServe starts the ssagen binary's audit serve on a free port, stops
+// it at the test's end, and returns its URL.
+func startServe(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command(scratch.SSAgen(t), "audit", "serve", "--listen", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("ssagen audit serve exited: %v", err)
+		}
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	addr, ok := strings.CutPrefix(line, "ssagen audit serve: listening on ")
+	if err != nil || !ok {
+		t.Fatalf("ssagen audit serve said %q: %v", line, err)
+	}
+	go io.Copy(io.Discard, stderr)
+	addr, _, _ = strings.Cut(addr, " ")
+	return "http://" + addr
+}
+
+func metricKey(verb, resource, subresource string) string {
+	return verb + " " + resource + "/" + subresource
+}
+
+// serveRows reads a user agent's write rows from serve's metrics.
+var sample = regexp.MustCompile(`^(ssagen_audit_(?:requests|conflicts|noop_writes|create_conflict_update)_total)\{(.*)\} (\d+)$`)
+
+func serveRows(t *testing.T, url, userAgent string) map[string]string {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	counts := map[string]map[string]string{}
+	for _, line := range strings.Split(string(body), "\n") {
+		m := sample.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		labels := map[string]string{}
+		for _, kv := range strings.Split(m[2], ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			labels[k] = strings.Trim(v, `"`)
+		}
+		if labels["user_agent"] != userAgent || labels["verb"] == "get" || labels["verb"] == "list" || labels["verb"] == "watch" {
+			continue
+		}
+		key := metricKey(labels["verb"], labels["resource"], labels["subresource"])
+		if counts[key] == nil {
+			counts[key] = map[string]string{"ssagen_audit_create_conflict_update_total": "0"}
+		}
+		counts[key][m[1]] = m[3]
+	}
+	out := map[string]string{}
+	for k, c := range counts {
+		out[k] = fmt.Sprintf("requests=%s 409=%s noop=%s ccu=%s", c["ssagen_audit_requests_total"], c["ssagen_audit_conflicts_total"], c["ssagen_audit_noop_writes_total"], c["ssagen_audit_create_conflict_update_total"])
+	}
+	return out
 }
