@@ -9,22 +9,21 @@
 #
 # Usage: hack/seeds.sh [kargo|nso|agent-sandbox|all]
 #
-# The Go module proxy refuses some of these modules, so the script takes
-# a git clone of each operator, fetched as a public repository:
-#   KARGO_REPO  a clone of github.com/akuity/kargo holding commit ac76edede
-#               (default /work/.mirror/akuity+kargo/repo, where the
-#               session's fetch puts it)
-#   NSO_REPO    a clone of github.com/datum-cloud/network-services-operator
-#               holding a4ae50b; it requires module versions the proxy
-#               refuses, served from clones by hack/seeds/modproxy:
+# The Go module proxy refuses some of these modules, so the script works
+# from a git clone of each public repository: the one a variable names,
+# or else one it clones from GitHub into .cache/seeds/src/<name> on its
+# first run (kept for the next):
+#   KARGO_REPO  github.com/akuity/kargo, holding commit ac76edede
+#   NSO_REPO    github.com/datum-cloud/network-services-operator, holding
+#               a4ae50b; it requires module versions the proxy refuses,
+#               served from clones by hack/seeds/modproxy:
 #               MCR_REPO (kubernetes-sigs/multicluster-runtime, cda86980358b),
 #               ENVOY_GATEWAY_REPO (envoyproxy/gateway, v1.5.1), MILO_REPO
 #               (datum-cloud/milo, v0.7.4), DNS_OPERATOR_REPO
-#               (datum-cloud/dns-operator, v0.5.1); defaults under
-#               /work/.mirror as for Kargo
-#   AGENT_SANDBOX_REPO  a clone of github.com/kubernetes-sigs/agent-sandbox
-#               holding 51814a80 (main before PRs #509/#508, the code its
-#               issue #527 measured)
+#               (datum-cloud/dns-operator, v0.5.1)
+#   AGENT_SANDBOX_REPO  github.com/kubernetes-sigs/agent-sandbox, holding
+#               51814a80 (main before PRs #509/#508, the code its issue
+#               #527 measured)
 # Work happens in SEEDS_WORK (default .cache/seeds), wiped per operator.
 set -euo pipefail
 export GOTOOLCHAIN=local
@@ -36,6 +35,24 @@ bin=$work/ssagen
 (cd "$root" && go build -o "$bin" ./cmd/ssagen)
 
 say() { printf '\n== %s\n' "$*"; }
+
+# clone VAR NAME REPOSITORY COMMIT prints the clone $VAR names, or else
+# .cache/seeds/src/NAME, cloned from github.com/REPOSITORY if missing;
+# either must hold COMMIT.
+clone() {
+  local var=$1 name=$2 repository=$3 commit=$4
+  local dir=${!var:-$work/src/$name}
+  if [ ! -d "$dir" ]; then
+    mkdir -p "$(dirname "$dir")"
+    git clone -q "https://github.com/$repository" "$dir" >&2 ||
+      { echo "seeds: cannot clone github.com/$repository into $dir: set $var to a clone of it holding $commit" >&2; exit 1; }
+  fi
+  if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
+    echo "seeds: $dir has no commit $commit: set $var to a clone of github.com/$repository holding it (or fetch it there)" >&2
+    exit 1
+  fi
+  echo "$dir"
+}
 
 # tests PKGS: runs the packages' tests, prints "N passed, M failed".
 tests() {
@@ -76,11 +93,8 @@ pins_kept() {
 }
 
 kargo() {
-  local repo=${KARGO_REPO:-/work/.mirror/akuity+kargo/repo}
-  if ! git -C "$repo" cat-file -e ac76edede 2>/dev/null; then
-    echo "seeds: no Kargo clone with commit ac76edede at $repo: clone https://github.com/akuity/kargo and set KARGO_REPO" >&2
-    exit 1
-  fi
+  local repo
+  repo=$(clone KARGO_REPO kargo akuity/kargo ac76edede)
   local dir=$work/kargo pkgs=./pkg/controller/management/...
   rm -rf "$dir"
   git clone -q "$repo" "$dir"
@@ -123,21 +137,21 @@ kargo() {
 }
 
 nso() {
-  local mirror=/work/.mirror
-  local repo=${NSO_REPO:-$mirror/datum-cloud+network-services-operator/repo}
-  if ! git -C "$repo" cat-file -e a4ae50b 2>/dev/null; then
-    echo "seeds: no network-services-operator clone with commit a4ae50b at $repo: clone https://github.com/datum-cloud/network-services-operator and set NSO_REPO" >&2
-    exit 1
-  fi
+  local repo mcr envoy milo dnsop
+  repo=$(clone NSO_REPO network-services-operator datum-cloud/network-services-operator a4ae50b)
+  mcr=$(clone MCR_REPO multicluster-runtime kubernetes-sigs/multicluster-runtime cda86980358b)
+  envoy=$(clone ENVOY_GATEWAY_REPO envoy-gateway envoyproxy/gateway v1.5.1)
+  milo=$(clone MILO_REPO milo datum-cloud/milo v0.7.4)
+  dnsop=$(clone DNS_OPERATOR_REPO dns-operator datum-cloud/dns-operator v0.5.1)
   # The versions it pins that the proxy refuses, from clones, checked
   # against its go.sum by the go command.
   local proxy=$work/nso-proxy
   rm -rf "$proxy"
   (cd "$root" && go run ./hack/seeds/modproxy -dir "$proxy" \
-    "sigs.k8s.io/multicluster-runtime@v0.22.4-beta.1.0.20260121175728-cda86980358b=${MCR_REPO:-$mirror/kubernetes-sigs+multicluster-runtime/repo}@cda86980358b" \
-    "github.com/envoyproxy/gateway@v1.5.1=${ENVOY_GATEWAY_REPO:-$mirror/envoyproxy+gateway/repo}@v1.5.1" \
-    "go.miloapis.com/milo@v0.7.4=${MILO_REPO:-$mirror/datum-cloud+milo/repo}@v0.7.4" \
-    "go.miloapis.com/dns-operator@v0.5.1=${DNS_OPERATOR_REPO:-$mirror/datum-cloud+dns-operator/repo}@v0.5.1")
+    "sigs.k8s.io/multicluster-runtime@v0.22.4-beta.1.0.20260121175728-cda86980358b=$mcr@cda86980358b" \
+    "github.com/envoyproxy/gateway@v1.5.1=$envoy@v1.5.1" \
+    "go.miloapis.com/milo@v0.7.4=$milo@v0.7.4" \
+    "go.miloapis.com/dns-operator@v0.5.1=$dnsop@v0.5.1")
   export GOPROXY="file://$proxy,${GOPROXY:-https://proxy.golang.org}"
   local dir=$work/nso pkgs=./internal/controller/
   rm -rf "$dir"
@@ -179,11 +193,8 @@ nso() {
 }
 
 agentsandbox() {
-  local repo=${AGENT_SANDBOX_REPO:-/work/.mirror/kubernetes-sigs+agent-sandbox/repo}
-  if ! git -C "$repo" cat-file -e 51814a80 2>/dev/null; then
-    echo "seeds: no agent-sandbox clone with commit 51814a80 at $repo: clone https://github.com/kubernetes-sigs/agent-sandbox and set AGENT_SANDBOX_REPO" >&2
-    exit 1
-  fi
+  local repo
+  repo=$(clone AGENT_SANDBOX_REPO agent-sandbox kubernetes-sigs/agent-sandbox 51814a80)
   local dir=$work/agent-sandbox pkgs=./controllers/
   rm -rf "$dir"
   git clone -q "$repo" "$dir"

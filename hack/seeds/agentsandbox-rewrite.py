@@ -3,10 +3,10 @@
 code its issue #527 measured) that docs/seeds.md explains: run by
 hack/seeds.sh in the checkout, after `ssagen generate` wrote internal/ssa.
 
-- updateStatus: `Status().Update` of the sandbox read from the cache
-  becomes EnsureSandboxStatus (a status apply: no resourceVersion, no 409,
-  skipped when nothing changed); the status is carried into its apply
-  configuration by JSON, as the controller computes it whole;
+(updateStatus's `Status().Update` of the sandbox read from the cache is
+`ssagen vet -fix`'s: EnsureSandboxStatus with StatusFromSandbox, the
+generated converter; this script runs after it and imports what -fix
+imported, ssaensure.)
 - reconcilePod: the existing pod's `Update` on every reconcile (to set the
   controller reference and the labels) becomes EnsurePod of just those
   labels, with the sandbox as controller, under a field manager of its
@@ -32,40 +32,12 @@ replace = src.replace
 
 
 MOD = "sigs.k8s.io/agent-sandbox/internal/ssa"
-replace('''import (
-	"context"
-	"errors"
-''', '''import (
-	"context"
-	"encoding/json"
-	"errors"
-''')
 replace('''	sandboxv1alpha1 "sigs.k8s.io/agent-sandbox/api/v1alpha1"
 ''', f'''	sandboxv1alpha1 "sigs.k8s.io/agent-sandbox/api/v1alpha1"
-	sandboxac "{MOD}/api/v1alpha1"
-	sandboxensure "{MOD}/api/v1alpha1/ensure"
 	podensure "{MOD}/core/v1/ensure"
-	ssaensure "github.com/ssagen/ssagen/ensure"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 ''')
-
-replace('''	if err := r.Status().Update(ctx, sandbox); err != nil {
-		log.Error(err, "Failed to update sandbox status")
-		return err
-	}''', '''	status := sandboxac.SandboxStatus()
-	b, err := json.Marshal(sandbox.Status)
-	if err == nil {
-		err = json.Unmarshal(b, status)
-	}
-	if err == nil {
-		_, _, err = sandboxensure.EnsureSandboxStatus(ctx, r.Client, sandboxac.Sandbox(sandbox.Name, sandbox.Namespace).WithStatus(status),
-			ssaensure.FieldManager(sandboxControllerFieldOwner))
-	}
-	if err != nil {
-		log.Error(err, "Failed to update sandbox status")
-		return err
-	}''')
 
 replace('''		case resourceUnowned:
 			if err := ctrl.SetControllerReference(sandbox, pod, r.Scheme); err != nil {
@@ -153,4 +125,4 @@ func (p podChangesRead) Update(e event.UpdateEvent) bool {
 }
 ''')
 src.save()
-print("agentsandbox-rewrite: the sandbox status Update, the pod Update and the pod watch of the Sandbox controller rewritten")
+print("agentsandbox-rewrite: the pod Update and the pod watch of the Sandbox controller rewritten")
