@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -14,46 +13,11 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
+	"github.com/ssagen/ssagen/ensure/ensuretest"
 	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
 	"github.com/ssagen/ssagen/examples/generated/applyconfiguration"
 )
-
-// writeCounter counts every write a fake client is asked for.
-func writeCounter(n *atomic.Int64) interceptor.Funcs {
-	return interceptor.Funcs{
-		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			n.Add(1)
-			return c.Create(ctx, obj, opts...)
-		},
-		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-			n.Add(1)
-			return c.Update(ctx, obj, opts...)
-		},
-		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-			n.Add(1)
-			return c.Patch(ctx, obj, patch, opts...)
-		},
-		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
-			n.Add(1)
-			return c.Apply(ctx, obj, opts...)
-		},
-		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-			n.Add(1)
-			return c.Delete(ctx, obj, opts...)
-		},
-		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
-			n.Add(1)
-			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
-		},
-		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-			n.Add(1)
-			return c.SubResource(sub).Update(ctx, obj, opts...)
-		},
-	}
-}
 
 // TestProjectReconcilerOnFakeClient is the unit test an operator author
 // writes: the reconciler on controller-runtime's fake client, no API
@@ -68,29 +32,27 @@ func TestProjectReconcilerOnFakeClient(t *testing.T) {
 	if err := platformv1alpha1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	// The fake client assigns no UID: a fixture that owns children needs one.
-	p := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "unit", UID: "uid-unit", Generation: 1},
+	p := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "unit", Generation: 1},
 		Spec: platformv1alpha1.ProjectSpec{
 			Namespaces: []string{"unit-a", "unit-b"},
 			Members:    []platformv1alpha1.ProjectMember{{Name: "alice", Kind: "User"}},
 		}}
-	var writes atomic.Int64
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(p).
-		WithStatusSubresource(&platformv1alpha1.Project{}).
-		WithTypeConverters(applyconfiguration.NewTypeConverter(scheme)).
-		WithInterceptorFuncs(writeCounter(&writes)).Build()
+	// The test kit: the fake client as the API server behaves for apply,
+	// every request recorded.
+	c := ensuretest.NewClient(scheme, ensuretest.WithObjects(p),
+		ensuretest.WithTypeConverters(applyconfiguration.NewTypeConverter(scheme)))
+	if err := c.Get(ctx, client.ObjectKeyFromObject(p), p); err != nil { // the UID the kit gave it
+		t.Fatal(err)
+	}
 	r := &ProjectReconciler{Client: NewClient(c)}
 	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(p)}
 
 	if _, err := r.Reconcile(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	first := writes.Load()
 	// The finalizer, 2 namespaces × (Role, RoleBinding, ServiceAccount)
 	// + ClusterRole, ClusterRoleBinding + the status: 10 applies.
-	if first != 10 {
-		t.Errorf("first reconcile: %d writes, want 10", first)
-	}
+	c.ExpectWrites(t, 0, 10)
 	isControlledByProject := func(obj client.Object) {
 		t.Helper()
 		refs := obj.GetOwnerReferences()
@@ -140,36 +102,36 @@ func TestProjectReconcilerOnFakeClient(t *testing.T) {
 		t.Errorf("status %+v", live.Status)
 	}
 
-	// Resyncs of an unchanged project write nothing.
+	// Resyncs of an unchanged project send no write at all.
+	mark := c.Mark()
 	for i := 0; i < 3; i++ {
 		if _, err := r.Reconcile(ctx, req); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := writes.Load() - first; n != 0 {
-		t.Errorf("3 reconciles of an unchanged project wrote %d times, want 0", n)
-	}
+	c.ExpectNoWrites(t, mark)
 
 	// A new member: the two bindings change, nothing else.
 	live.Spec.Members = append(live.Spec.Members, platformv1alpha1.ProjectMember{Name: "bob", Kind: "User"})
 	if err := c.Update(ctx, &live); err != nil {
 		t.Fatal(err)
 	}
-	before := writes.Load()
+	mark = c.Mark()
 	if _, err := r.Reconcile(ctx, req); err != nil {
 		t.Fatal(err)
 	}
 	// The 2 RoleBindings and the ClusterRoleBinding. (The fake client
 	// does not bump metadata.generation, so the status intent is the
 	// same and is skipped although the Project's resourceVersion moved.)
-	if n := writes.Load() - before; n != 3 {
-		t.Errorf("a new member cost %d writes, want the 3 bindings", n)
+	if n := c.Count(mark, "apply", "RoleBinding") + c.Count(mark, "apply", "ClusterRoleBinding"); n != 3 {
+		t.Errorf("a new member cost %d binding applies, want 3", n)
 	}
+	c.ExpectWrites(t, mark, 3)
 	var rb rbacv1.RoleBinding
 	if err := c.Get(ctx, client.ObjectKey{Namespace: "unit-b", Name: "unit-member"}, &rb); err != nil || len(rb.Subjects) != 2 {
 		t.Errorf("role binding after the new member: %+v %v", rb.Subjects, err)
 	}
-	t.Logf("first reconcile: %d writes; 3 resyncs: 0; a new member: %d", first, writes.Load()-before)
+	t.Logf("3 resyncs: 0 writes; a new member: %d", len(c.Writes(mark)))
 
 	// A dropped namespace: its three children are pruned, and only those.
 	if err := c.Get(ctx, req.NamespacedName, &live); err != nil {
@@ -179,13 +141,14 @@ func TestProjectReconcilerOnFakeClient(t *testing.T) {
 	if err := c.Update(ctx, &live); err != nil {
 		t.Fatal(err)
 	}
-	before = writes.Load()
+	mark = c.Mark()
 	if _, err := r.Reconcile(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	if n := writes.Load() - before; n != 3 {
-		t.Errorf("dropping a namespace cost %d writes, want the 3 DELETEs", n)
+	if n := c.Count(mark, "delete", ""); n != 3 {
+		t.Errorf("dropping a namespace cost %d DELETEs, want 3", n)
 	}
+	c.ExpectWrites(t, mark, 3)
 	for _, obj := range []client.Object{&rbacv1.Role{}, &rbacv1.RoleBinding{}, &corev1.ServiceAccount{}} {
 		name := "unit-member"
 		if _, ok := obj.(*corev1.ServiceAccount); ok {
@@ -203,13 +166,13 @@ func TestProjectReconcilerOnFakeClient(t *testing.T) {
 	if err := c.Delete(ctx, &live); err != nil {
 		t.Fatal(err)
 	}
-	before = writes.Load()
+	mark = c.Mark()
 	if _, err := r.Reconcile(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	if n := writes.Load() - before; n != 6 {
-		t.Errorf("deleting the project cost %d writes, want 5 DELETEs and the finalizer's patch", n)
-	}
+	// 5 DELETEs and the finalizer's patch.
+	c.ExpectWrites(t, mark, 6)
+	c.ExpectNoConflicts(t, 0)
 	if err := c.Get(ctx, req.NamespacedName, &live); !apierrors.IsNotFound(err) {
 		t.Errorf("the project is still there: %v", err)
 	}
