@@ -26,7 +26,7 @@ func runApplyTypedStruct(p *pass) {
 		if ptr, ok := t.(*types.Pointer); ok {
 			t = ptr.Elem()
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == unstructuredPkg {
+		if !sendsItsFields(t) {
 			return true
 		}
 		status := false
@@ -42,6 +42,23 @@ func runApplyTypedStruct(p *pass) {
 			helper(kind, "")+" with a typed apply configuration: only the fields you set are sent"))
 		return true
 	})
+}
+
+// sendsItsFields says an apply of a value of static type t sends t's
+// struct fields as encoding/json writes them. Not for an interface (what
+// it holds is not known here: client.Object passed along), nor for a
+// type of its own encoding: unstructured.Unstructured, a type that
+// embeds it (its MarshalJSON is promoted), any type with a MarshalJSON.
+func sendsItsFields(t types.Type) bool {
+	if types.IsInterface(t) {
+		return false
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == unstructuredPkg {
+		return false
+	}
+	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "MarshalJSON")
+	_, isFunc := m.(*types.Func)
+	return !isFunc
 }
 
 // fixedLiteral is the composite literal the object arg is, inline or as a

@@ -7,6 +7,7 @@ package applied
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -106,4 +107,35 @@ func partialWidget(name string) *Widget {
 
 func (r *Reconciler) applyFromPartialFunc(ctx context.Context) error {
 	return r.Patch(ctx, partialWidget("w"), client.Apply) // want `server-side apply of a typed Go struct`
+}
+
+// A wrapper around an unstructured object: its JSON is the object's map
+// (MarshalJSON, promoted), which sends no zero value: silent.
+type wrappedObject struct {
+	unstructured.Unstructured
+	source string
+}
+
+func (r *Reconciler) applyWrapped(ctx context.Context, w *wrappedObject) error {
+	return r.Patch(ctx, w, client.Apply)
+}
+
+// An interface holding whatever the caller passed (an unstructured object
+// among others): nothing here says it is a typed struct: silent.
+func (r *Reconciler) applyObject(ctx context.Context, obj client.Object) error {
+	return r.Patch(ctx, obj, client.Apply)
+}
+
+// A type of its own encoding: what it sends is what its MarshalJSON
+// writes, not its fields: silent.
+type encoded struct {
+	ObjectMeta `json:"metadata,omitempty"`
+	Replicas   int32 `json:"replicas"`
+}
+
+func (e *encoded) MarshalJSON() ([]byte, error) { return []byte(`{"metadata":{}}`), nil }
+func (e *encoded) GetName() string              { return e.Name }
+
+func (r *Reconciler) applyEncoded(ctx context.Context, e *encoded) error {
+	return r.Patch(ctx, e, client.Apply)
 }
