@@ -3,6 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -105,5 +113,66 @@ func TestAuditServeCommand(t *testing.T) {
 	// What was taken before the stop is counted, held or not.
 	if rep := s.Report(); len(rep.Rows) != 1 || rep.Rows[0].Conflicts != 1 {
 		t.Errorf("counted %+v", rep.Rows)
+	}
+}
+
+// TestAuditServeTLS: serve over HTTPS with --tls-cert-file and
+// --tls-private-key-file, as an API server's webhook reaches it in a
+// cluster; the kubeconfig --print-webhook-config writes names the CA.
+func TestAuditServeTLS(t *testing.T) {
+	dir := t.TempDir()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "ssagen-audit"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := audit.NewServer(audit.ServeOptions{})
+	ctx, stop := context.WithCancel(context.Background())
+	var stderr bytes.Buffer
+	done := make(chan int)
+	go func() { done <- serveAudit(ctx, ln, s, certFile, keyFile, &stderr) }()
+	pool := x509.NewCertPool()
+	cert, _ := x509.ParseCertificate(der)
+	pool.AddCert(cert)
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	url := "https://" + ln.Addr().String() + "/audit"
+	resp, err := hc.Post(url, "application/json", strings.NewReader(`{"apiVersion":"audit.k8s.io/v1","kind":"EventList","items":[`+auditLine+`]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if _, err := http.Post(url, "application/json", strings.NewReader("{}")); err == nil {
+		t.Errorf("a client that does not trust the CA was served")
+	}
+	stop()
+	if code := <-done; code != 0 || resp.StatusCode != http.StatusOK {
+		t.Fatalf("serve over TLS: exit %d, post %d\n%s", code, resp.StatusCode, stderr.String())
+	}
+	if rep := s.Report(); len(rep.Rows) != 1 || rep.Rows[0].Conflicts != 1 {
+		t.Errorf("counted %+v", rep.Rows)
+	}
+	var out bytes.Buffer
+	if code := auditCmd([]string{"serve", "--print-webhook-config", url, "--webhook-ca", certFile}, nil, &out, &stderr); code != 0 ||
+		!strings.Contains(out.String(), `certificate-authority: "`+certFile+`"`) || !strings.Contains(out.String(), `server: "`+url+`"`) {
+		t.Errorf("--print-webhook-config with a CA:\n%s", out.String())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -97,7 +98,8 @@ func auditServeCmd(args []string, stdout, stderr io.Writer) int {
 // serveAudit serves until ctx is done, then stops taking batches and
 // counts the ones taken.
 func serveAudit(ctx context.Context, ln net.Listener, s *audit.Server, certFile, keyFile string, stderr io.Writer) int {
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		ErrorLog: log.New(stderr, "ssagen audit serve: ", 0)}
 	counted := make(chan struct{})
 	runCtx, stopRun := context.WithCancel(context.Background())
 	go func() { s.Run(runCtx); close(counted) }()
