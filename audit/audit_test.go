@@ -206,23 +206,28 @@ func TestGatePassesTheFixedOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := agg.Report()
-	writes := 0
+	writes, noops := 0, 0
 	for _, r := range report.Rows {
 		if r.UserAgent == "fixed-operator" && (r.Verb == "patch" || r.Verb == "create") {
 			writes += r.Requests
+			noops += r.NoopWrites
 		}
 	}
 	if writes == 0 || rep.Leaked != 0 {
 		t.Fatalf("the operator wrote nothing through the log (%d writes), or leaked %d children", writes, rep.Leaked)
 	}
-	budget, err := audit.ParseBudget([]byte("limits:\n- writer: fixed-operator\n  conflicts: 0\n  noopWrites: 0\n  createConflictUpdate: 0\n"))
+	// No 409 and no Create → 409 → Update, ever. A status apply sent while
+	// the manager's cache still shows the Sandbox before the operator's
+	// own last status apply is answered without a change: at most one per
+	// status change of the pod start (3); runs here see 0 to 2.
+	budget, err := audit.ParseBudget([]byte("limits:\n- writer: fixed-operator\n  conflicts: 0\n  createConflictUpdate: 0\n  noopWrites: 3\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if over := budget.Check(report); len(over) > 0 {
 		t.Errorf("the example operator is over budget: %v", over)
 	}
-	t.Logf("the example operator: %d writes, within the budget", writes)
+	t.Logf("the example operator: %d writes, %d of them changing nothing, within the budget", writes, noops)
 }
 
 func TestMain(m *testing.M) { scratch.Main(m) }

@@ -25,12 +25,13 @@ var examples = map[string]string{
 
 const exampleBudget = `# What an operator's e2e run may spend (ssagen audit --budget, docs/audit.md).
 limits:
-# The manager's service account: no 409, no write that changed nothing, no
-# Create → 409 → Update.
+# The manager's service account: no 409, no Create → 409 → Update, and few
+# writes that changed nothing (an apply sent while its cache lags its own
+# last write is one).
 - writer: "system:serviceaccount:*-system:*-controller-manager"
   conflicts: 0
-  noopWrites: 0
   createConflictUpdate: 0
+  noopWrites: 5
 # And a ceiling on its requests per resource and verb.
 - writer: "system:serviceaccount:*-system:*-controller-manager"
   requests: 500
