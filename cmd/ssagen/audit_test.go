@@ -91,24 +91,14 @@ func TestAuditServeCommand(t *testing.T) {
 		}
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := audit.NewServer(audit.ServeOptions{})
-	ctx, stop := context.WithCancel(context.Background())
-	var stderr bytes.Buffer
-	done := make(chan int)
-	go func() { done <- serveAudit(ctx, ln, s, "", "", &stderr) }()
-	url := "http://" + ln.Addr().String()
-	resp, err := http.Post(url+"/audit", "application/json", strings.NewReader(`{"apiVersion":"audit.k8s.io/v1","kind":"EventList","items":[`+auditLine+`]}`))
+	s, addr, stop := startServe(t, "", "")
+	resp, err := http.Post("http://"+addr+"/audit", "application/json", strings.NewReader(auditBatch))
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	stop() // as SIGTERM does
-	if code := <-done; code != 0 || resp.StatusCode != http.StatusOK {
-		t.Fatalf("serve: exit %d, post %d\n%s", code, resp.StatusCode, stderr.String())
+	if code, stderr := stop(); code != 0 || resp.StatusCode != http.StatusOK {
+		t.Fatalf("serve: exit %d, post %d\n%s", code, resp.StatusCode, stderr)
 	}
 	// What was taken before the stop is counted, held or not.
 	if rep := s.Report(); len(rep.Rows) != 1 || rep.Rows[0].Conflicts != 1 {
@@ -141,21 +131,13 @@ func TestAuditServeTLS(t *testing.T) {
 	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := audit.NewServer(audit.ServeOptions{})
-	ctx, stop := context.WithCancel(context.Background())
-	var stderr bytes.Buffer
-	done := make(chan int)
-	go func() { done <- serveAudit(ctx, ln, s, certFile, keyFile, &stderr) }()
+	s, addr, stop := startServe(t, certFile, keyFile)
 	pool := x509.NewCertPool()
 	cert, _ := x509.ParseCertificate(der)
 	pool.AddCert(cert)
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
-	url := "https://" + ln.Addr().String() + "/audit"
-	resp, err := hc.Post(url, "application/json", strings.NewReader(`{"apiVersion":"audit.k8s.io/v1","kind":"EventList","items":[`+auditLine+`]}`))
+	url := "https://" + addr + "/audit"
+	resp, err := hc.Post(url, "application/json", strings.NewReader(auditBatch))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,16 +145,39 @@ func TestAuditServeTLS(t *testing.T) {
 	if _, err := http.Post(url, "application/json", strings.NewReader("{}")); err == nil {
 		t.Errorf("a client that does not trust the CA was served")
 	}
-	stop()
-	if code := <-done; code != 0 || resp.StatusCode != http.StatusOK {
-		t.Fatalf("serve over TLS: exit %d, post %d\n%s", code, resp.StatusCode, stderr.String())
+	if code, stderr := stop(); code != 0 || resp.StatusCode != http.StatusOK {
+		t.Fatalf("serve over TLS: exit %d, post %d\n%s", code, resp.StatusCode, stderr)
 	}
 	if rep := s.Report(); len(rep.Rows) != 1 || rep.Rows[0].Conflicts != 1 {
 		t.Errorf("counted %+v", rep.Rows)
 	}
-	var out bytes.Buffer
+	var out, stderr bytes.Buffer
 	if code := auditCmd([]string{"serve", "--print-webhook-config", url, "--webhook-ca", certFile}, nil, &out, &stderr); code != 0 ||
 		!strings.Contains(out.String(), `certificate-authority: "`+certFile+`"`) || !strings.Contains(out.String(), `server: "`+url+`"`) {
 		t.Errorf("--print-webhook-config with a CA:\n%s", out.String())
+	}
+}
+
+// auditBatch is a webhook batch of auditLine.
+const auditBatch = `{"apiVersion":"audit.k8s.io/v1","kind":"EventList","items":[` + auditLine + `]}`
+
+// startServe runs serveAudit on a free local port (HTTPS with a
+// certificate); stop stops it as SIGTERM does and returns its exit code
+// and what it wrote on standard error.
+func startServe(t *testing.T, certFile, keyFile string) (s *audit.Server, addr string, stop func() (int, string)) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = audit.NewServer(audit.ServeOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr bytes.Buffer
+	done := make(chan int)
+	go func() { done <- serveAudit(ctx, ln, s, certFile, keyFile, &stderr) }()
+	return s, ln.Addr().String(), func() (int, string) {
+		cancel()
+		code := <-done
+		return code, stderr.String()
 	}
 }
