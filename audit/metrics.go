@@ -55,7 +55,8 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
-	for _, r := range c.s.Report().Rows {
+	rep, since := c.s.snapshot()
+	for _, r := range rep.Rows {
 		l := rowValues(r.Key)
 		counter(descRequests, float64(r.Requests), l...)
 		counter(descConflicts, float64(r.Conflicts), l...)
@@ -73,7 +74,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 				}
 			}
 		}
-		for _, o := range c.s.OverBudget() {
+		for _, o := range c.s.overBudget(rep, since) {
 			gauge(descOver, float64(o.Value), append([]string{strconv.Itoa(o.Limit), o.Field}, rowValues(o.Row.Key)...)...)
 		}
 	}

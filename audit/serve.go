@@ -281,16 +281,16 @@ func (s *Server) hold(batch []queued) {
 		s.pending = append(s.pending, batch...)
 		return
 	}
-	tail := merge(slices.Clone(held[i:]), batch, byCompletion)
+	tail := merge(slices.Clone(held[i:]), batch)
 	s.pending = append(s.pending[:s.head+i], tail...)
 }
 
-// merge merges two sorted slices.
-func merge(a, b []queued, less func(x, y queued) int) []queued {
+// merge merges two slices sorted by completion.
+func merge(a, b []queued) []queued {
 	out := make([]queued, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
-		if less(b[j], a[i]) < 0 {
+		if byCompletion(b[j], a[i]) < 0 {
 			out = append(out, b[j])
 			j++
 		} else {
@@ -336,26 +336,41 @@ func (s *Server) Report() *Report {
 // OverBudget checks the budget against the counts of the last
 // BudgetWindow (since the start, when it is younger).
 func (s *Server) OverBudget() []Overrun {
-	if s.opt.Budget == nil {
-		return nil
-	}
+	rep, since := s.snapshot()
+	return s.overBudget(rep, since)
+}
+
+// snapshot is the report so far and the counts at the start of the
+// budget window, read together.
+func (s *Server) snapshot() (*Report, map[Key]Row) {
 	s.countMu.Lock()
-	rep := s.agg.Report()
+	defer s.countMu.Unlock()
 	var since map[Key]Row
 	if len(s.windows) > 0 {
 		since = s.windows[0].rows
 	}
-	s.countMu.Unlock()
-	for _, r := range rep.Rows {
-		if b, ok := since[r.Key]; ok {
-			r.Requests -= b.Requests
-			r.Conflicts -= b.Conflicts
-			r.NoopWrites -= b.NoopWrites
-			r.Undecided -= b.Undecided
-			r.CreateConflictUpdate -= b.CreateConflictUpdate
-		}
+	return s.agg.Report(), since
+}
+
+// overBudget checks the budget against rep's counts less those of since;
+// rep's rows are left as they are.
+func (s *Server) overBudget(rep *Report, since map[Key]Row) []Overrun {
+	if s.opt.Budget == nil {
+		return nil
 	}
-	return s.opt.Budget.Check(rep)
+	windowed := &Report{Rows: make([]*Row, 0, len(rep.Rows))}
+	for _, r := range rep.Rows {
+		w := *r
+		if b, ok := since[r.Key]; ok {
+			w.Requests -= b.Requests
+			w.Conflicts -= b.Conflicts
+			w.NoopWrites -= b.NoopWrites
+			w.Undecided -= b.Undecided
+			w.CreateConflictUpdate -= b.CreateConflictUpdate
+		}
+		windowed.Rows = append(windowed.Rows, &w)
+	}
+	return s.opt.Budget.Check(windowed)
 }
 
 // ServerStats are the server's own counts.
