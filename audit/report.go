@@ -2,6 +2,7 @@ package audit
 
 import (
 	"cmp"
+	"container/list"
 	"slices"
 	"time"
 )
@@ -111,7 +112,7 @@ type Aggregator struct {
 	stats  Stats
 
 	// lru lists the objects in lastRV, least recently written first.
-	lruHead, lruTail *objectState
+	lru *list.List
 }
 
 // Overflow is the writer whose rows hold the requests of writers past
@@ -138,10 +139,10 @@ func (a *Aggregator) Stats() Stats {
 // resourceVersion a response last showed, and the writers whose create
 // of it answered 409 and who have not yet written it since.
 type objectState struct {
-	key        object
-	rv         string
-	pending    []Writer
-	prev, next *objectState
+	key     object
+	rv      string
+	pending []Writer
+	elem    *list.Element // in Aggregator.lru
 }
 
 // record is the part of an event the aggregator reads: what a server
@@ -231,51 +232,28 @@ func (a *Aggregator) pruneSeries(cut time.Time) {
 func (a *Aggregator) state(obj object, create bool) *objectState {
 	if a.lastRV == nil {
 		a.lastRV = map[object]*objectState{}
+		a.lru = list.New()
 	}
 	s := a.lastRV[obj]
-	if s == nil {
-		if !create {
-			return nil
-		}
-		s = &objectState{key: obj}
-		a.lastRV[obj] = s
-		if a.MaxObjects > 0 && len(a.lastRV) > a.MaxObjects {
-			a.forget(a.lruHead)
+	switch {
+	case s != nil:
+		a.lru.MoveToBack(s.elem)
+	case !create:
+		return nil
+	default:
+		if a.MaxObjects > 0 && len(a.lastRV) >= a.MaxObjects {
+			a.forget(a.lru.Front().Value.(*objectState))
 			a.stats.ObjectsForgotten++
 		}
-	} else {
-		a.unlink(s)
+		s = &objectState{key: obj}
+		s.elem = a.lru.PushBack(s)
+		a.lastRV[obj] = s
 	}
-	// Most recently written last.
-	s.prev, s.next = a.lruTail, nil
-	if a.lruTail != nil {
-		a.lruTail.next = s
-	} else {
-		a.lruHead = s
-	}
-	a.lruTail = s
 	return s
 }
 
-func (a *Aggregator) unlink(s *objectState) {
-	if s.prev != nil {
-		s.prev.next = s.next
-	} else {
-		a.lruHead = s.next
-	}
-	if s.next != nil {
-		s.next.prev = s.prev
-	} else {
-		a.lruTail = s.prev
-	}
-	s.prev, s.next = nil, nil
-}
-
 func (a *Aggregator) forget(s *objectState) {
-	if s == nil {
-		return
-	}
-	a.unlink(s)
+	a.lru.Remove(s.elem)
 	delete(a.lastRV, s.key)
 }
 
