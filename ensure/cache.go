@@ -186,6 +186,12 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	// churn, other managers' fields) costs a hash and a value walk, not a
 	// typed merge.
 	cur := ownedHash(live, k.manager, k.subresource)
+	if e.owned != 0 && cur == 0 {
+		// Our entry is gone: the managedFields were reset (wasReset), or
+		// other writers took every field of ours. Whatever the values
+		// say, an apply would change ownership: it is sent.
+		return false
+	}
 	if e.owned != 0 && cur == e.owned && satisfies(live, in.object().Object) {
 		if o.preview == nil {
 			c.touch(k, hash, version(live))

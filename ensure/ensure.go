@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -197,6 +198,9 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 	if err != nil {
 		return "", err
 	}
+	if in.droppedVersion && o.preview == nil {
+		repaired(ctx, c, in, repairVersionDropped)
+	}
 	res, err := apply(ctx, c, owner, in, obj, at, o)
 	if _, ok := obj.(runtime.Unstructured); !ok {
 		// A typed object comes back as the client's own writes leave it:
@@ -245,7 +249,11 @@ type plan struct {
 	before string    // the live resourceVersion, "" when there is none
 	uid    types.UID // the live UID
 	live   client.Object
-	mem    *skipCache // the client's memory; nil remembers nothing
+	// resourceVersion and entries are the live object's, for a repair
+	// after a refusal (send resets obj).
+	resourceVersion string
+	entries         []metav1.ManagedFieldsEntry
+	mem             *skipCache // the client's memory; nil remembers nothing
 }
 
 // apply is one Ensure call: decide whether a request is needed at all;
@@ -258,6 +266,12 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	start := time.Now()
 	err = send(ctx, c, obj, p, o)
 	applyLatency.WithLabelValues(metricsNameOf(c), in.gvk.Kind).Observe(time.Since(start).Seconds())
+	if err != nil && p.exists && o.preview == nil {
+		if gv := staleInError(err, p.entries); gv != "" {
+			// An entry at a version the REST mapper still thought served.
+			err = resendRestamped(ctx, c, obj, p, o, gv)
+		}
+	}
 	if err != nil {
 		return failed(ctx, c, obj, p, o, err)
 	}
@@ -329,22 +343,59 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 			return nil, "", ie
 		}
 	}
-	if p.exists && !o.alwaysSend && p.mem.fresh(p.key, hash, obj, in, o) {
-		return nil, Skipped, nil
-	}
-	if p.exists && !p.mem.seen(p.key) && o.preview == nil {
-		if err := migrate(ctx, c, obj, o, sub); err != nil {
+	if p.exists && o.preview == nil {
+		if err := repair(ctx, c, in, obj, o, sub, !p.mem.seen(p.key)); err != nil {
 			return nil, "", err
 		}
 	}
+	if p.exists && !o.alwaysSend && p.mem.fresh(p.key, hash, obj, in, o) {
+		return nil, Skipped, nil
+	}
+	if p.exists && o.preview == nil && wasReset(obj, o.fieldManager, sub) {
+		repaired(ctx, c, in, repairReset)
+	}
 	if p.exists {
 		p.before, p.uid = version(obj), obj.GetUID()
+		p.resourceVersion, p.entries = obj.GetResourceVersion(), obj.GetManagedFields()
 		if o.preview != nil {
 			p.live = obj.DeepCopyObject().(client.Object)
 		}
 	}
 	return p, "", nil
 }
+
+// resendRestamped restamps the entries at the stale version gv, the
+// apply's refusal named, and sends the apply once more.
+func resendRestamped(ctx context.Context, c client.Client, obj client.Object, p *plan, o *options, gv string) error {
+	obj.SetResourceVersion(p.resourceVersion)
+	if err := patchManagedFields(ctx, c, obj, restamp(p.entries, sets.New(gv), p.in.gvk.GroupVersion().String())); err != nil {
+		return err
+	}
+	repaired(ctx, c, p.in, repairStaleVersion)
+	p.before = version(obj)
+	start := time.Now()
+	err := send(ctx, c, obj, p, o)
+	applyLatency.WithLabelValues(metricsNameOf(c), p.in.gvk.Kind).Observe(time.Since(start).Seconds())
+	return err
+}
+
+// wasReset reports an object whose managedFields were reset to one
+// "before-first-apply" entry (kubernetes #136919) and hold no apply entry
+// of manager on sub any more.
+func wasReset(live client.Object, manager, sub string) bool {
+	reset := false
+	for _, e := range live.GetManagedFields() {
+		if e.Manager == manager && e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == sub {
+			return false
+		}
+		reset = reset || e.Manager == beforeFirstApply
+	}
+	return reset
+}
+
+// beforeFirstApply is the manager the API server gives every field of an
+// object that has no managedFields when it is first applied.
+const beforeFirstApply = "before-first-apply"
 
 // failed turns the API server's refusal of a sent apply into the call's
 // result: a typed conflict, an immutable field (recreated when asked, or

@@ -33,8 +33,11 @@ type intent struct {
 	// rewrite: the metadata must be re-encoded (references set, a
 	// resourceVersion to drop).
 	rewrite bool
-	body    []byte
-	u       *unstructured.Unstructured // decoded on demand: object
+	// droppedVersion: the configuration carried a resourceVersion, which
+	// is never sent.
+	droppedVersion bool
+	body           []byte
+	u              *unstructured.Unstructured // decoded on demand: object
 }
 
 // intentHeader is the part of an apply configuration's JSON an intent reads.
@@ -73,8 +76,9 @@ func newIntent(desired runtime.ApplyConfiguration) (*intent, error) {
 		gvk: gv.WithKind(h.Kind), name: h.Metadata.Name, namespace: h.Metadata.Namespace,
 		refs: h.Metadata.OwnerReferences, header: h.Metadata.Labels, headerAnn: h.Metadata.Annotations,
 		// A resourceVersion would turn apply into optimistic locking: 409s again.
-		rewrite: h.Metadata.ResourceVersion != "",
-		body:    b,
+		rewrite:        h.Metadata.ResourceVersion != "",
+		droppedVersion: h.Metadata.ResourceVersion != "",
+		body:           b,
 	}, nil
 }
 

@@ -16,6 +16,10 @@ var (
 		Help:    "Latency of the apply requests Ensure sends, by client (MetricsName) and kind.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 2, 14),
 	}, []string{"client", "kind"})
+	repairTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ssagen_repair_total",
+		Help: "Repairs Ensure made, by client (MetricsName), kind and repair: managed-fields-reset, stale-api-version, former-managers, resource-version-dropped.",
+	}, []string{"client", "kind", "repair"})
 	cacheEntries = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "ssagen_skip_cache_entries",
 		Help: "Objects remembered by each named Client (MetricsName).",
@@ -29,7 +33,7 @@ var (
 //
 //	ensure.RegisterMetrics(metrics.Registry) // sigs.k8s.io/controller-runtime/pkg/metrics
 func RegisterMetrics(r prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{applyTotal, applyLatency, cacheEntries} {
+	for _, c := range []prometheus.Collector{applyTotal, applyLatency, repairTotal, cacheEntries} {
 		if err := r.Register(c); err != nil {
 			var already prometheus.AlreadyRegisteredError
 			if !errors.As(err, &already) {

@@ -39,7 +39,7 @@ func settled(t typed.ParseableType, live client.Object, desired *unstructured.Un
 	var owned *fieldpath.Set
 	for _, e := range live.GetManagedFields() {
 		switch {
-		case e.Operation == metav1.ManagedFieldsOperationUpdate && (e.Manager == o.fieldManager || slices.Contains(o.migrateFrom, e.Manager)),
+		case e.Operation == metav1.ManagedFieldsOperationUpdate && ((e.Manager == o.fieldManager && e.Subresource == sub) || slices.Contains(o.migrateFrom, e.Manager)),
 			e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == sub && e.Manager != o.fieldManager && slices.Contains(o.migrateFrom, e.Manager):
 			return false // a migration is due first
 		case e.Manager != o.fieldManager || e.Operation != metav1.ManagedFieldsOperationApply || e.Subresource != sub:

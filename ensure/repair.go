@@ -1,0 +1,342 @@
+package ensure
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/util/csaupgrade"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// The repairs Ensure makes to what the API server keeps of an object's
+// ownership, each counted in ssagen_repair_total{client,kind,repair} and
+// logged (the context's logger, controller-runtime's log.FromContext):
+const (
+	// repairReset: the object's managedFields were reset — wiped and
+	// rebuilt as one "before-first-apply" entry holding every field
+	// (kubernetes #136919: a conversion webhook down) — and this manager
+	// has no entry left. No skip stands on that: one apply takes back the
+	// intent's fields, shared with "before-first-apply", which keeps
+	// everything else (nothing is pruned that someone else may have set).
+	repairReset = "managed-fields-reset"
+	// repairStaleVersion: entries recorded at an apiVersion of the kind's
+	// group the API server no longer serves, which fail every apply
+	// ("request to convert CR to an invalid group/version", kubernetes
+	// #111937), are restamped with the version served now. Every
+	// manager's entry keeps its fields: only the version is rewritten.
+	repairStaleVersion = "stale-api-version"
+	// repairFormer: fields this controller wrote under its former names
+	// (MigrateFrom; with Update on the object or its status, or with apply)
+	// or, on its first apply of the object, with Update under its own
+	// name, moved to its apply manager — both subresources in one patch.
+	repairFormer = "former-managers"
+	// repairVersionDropped: the apply configuration carried a
+	// resourceVersion (controller-runtime v0.24's Apply writes the
+	// answer's back into the configuration it was given, #3475): it is
+	// never sent, so the apply is not an optimistic-locked one.
+	repairVersionDropped = "resource-version-dropped"
+)
+
+// repaired counts and logs one repair of the object of in.
+func repaired(ctx context.Context, c client.Client, in *intent, repair string) {
+	repairTotal.WithLabelValues(metricsNameOf(c), in.gvk.Kind, repair).Inc()
+	lg := log.FromContext(ctx).WithValues("kind", in.gvk.Kind, "namespace", in.namespace, "name", in.name, "repair", repair)
+	if repair == repairVersionDropped {
+		lg.V(1).Info("ensure: the apply configuration's resourceVersion is not sent")
+		return
+	}
+	lg.Info("ensure: repaired the object's managedFields")
+}
+
+// repair mends live's managedFields before Ensure decides (none of it is
+// needed for a skip to be right, all of it for the next apply to be): the
+// entries of this controller's former names moved to its apply manager,
+// and entries at an apiVersion no longer served restamped, in one patch.
+// first says this client has not applied the object before: only then
+// are Update entries under the field manager's own name taken, on the
+// subresource being applied (the controller may still write other fields
+// with Update under that name). It never takes another writer's fields:
+// an entry of any other manager ("manager" of another Kubebuilder
+// operator, a person's "kubectl-client-side-apply", "before-first-apply")
+// stays theirs, and our apply leaves those fields alone.
+func repair(ctx context.Context, c client.Client, in *intent, live client.Object, o *options, sub string, first bool) error {
+	entries := live.GetManagedFields()
+	if !mayNeedRepair(entries, in.gvk.GroupVersion().String(), o, first) {
+		return nil
+	}
+	stale := staleVersions(c, in.gvk, entries)
+	declared := sets.New(o.migrateFrom...)
+	declared.Delete(o.fieldManager)
+	own := sets.New[string]()
+	if first {
+		own.Insert(o.fieldManager) // the same name, formerly used with Update
+	}
+	subs := []string{sub}
+	if other := otherSubresource(sub); hasEntries(entries, other) {
+		subs = append(subs, other)
+	}
+	migrating := false
+	for _, s := range subs {
+		former := declared.Clone()
+		if s == sub {
+			former = former.Union(own)
+		}
+		if needsMigration(entries, former, declared, s) {
+			migrating = true
+		}
+	}
+	if len(stale) == 0 && !migrating {
+		return nil
+	}
+	cp, ok := live.DeepCopyObject().(client.Object)
+	if !ok {
+		return fmt.Errorf("ensure: %T cannot be copied", live)
+	}
+	if len(stale) > 0 {
+		cp.SetManagedFields(restamp(cp.GetManagedFields(), stale, in.gvk.GroupVersion().String()))
+	}
+	for _, s := range subs {
+		former := declared.Clone()
+		if s == sub {
+			former = former.Union(own)
+		}
+		var copts []csaupgrade.Option
+		if s != "" {
+			copts = append(copts, csaupgrade.Subresource(s))
+		}
+		if err := csaupgrade.UpgradeManagedFields(cp, former, o.fieldManager, copts...); err != nil {
+			return fmt.Errorf("ensure: migrating %s from Update to apply: %w", live.GetName(), err)
+		}
+		merged, err := mergeRenamed(cp.GetManagedFields(), declared, o.fieldManager, s)
+		if err != nil {
+			return fmt.Errorf("ensure: migrating %s from a former field manager: %w", live.GetName(), err)
+		}
+		cp.SetManagedFields(merged)
+	}
+	if reflect.DeepEqual(cp.GetManagedFields(), entries) {
+		return nil
+	}
+	if err := patchManagedFields(ctx, c, live, cp.GetManagedFields()); err != nil {
+		return err
+	}
+	if len(stale) > 0 {
+		repaired(ctx, c, in, repairStaleVersion)
+	}
+	if migrating {
+		repaired(ctx, c, in, repairFormer)
+	}
+	return nil
+}
+
+// mayNeedRepair is repair's first look, with no allocation: an entry of
+// another apiVersion, of a former name, or an Update under our own.
+func mayNeedRepair(entries []metav1.ManagedFieldsEntry, current string, o *options, first bool) bool {
+	for _, e := range entries {
+		if e.APIVersion != current || slices.Contains(o.migrateFrom, e.Manager) ||
+			(first && e.Manager == o.fieldManager && e.Operation == metav1.ManagedFieldsOperationUpdate) {
+			return true
+		}
+	}
+	return false
+}
+
+// patchManagedFields replaces live's managedFields with entries. As
+// csaupgrade does, the resourceVersion is replaced too, so that a copy
+// the cache had not caught up with fails rather than overwrite newer
+// managedFields. The answer lands in live.
+func patchManagedFields(ctx context.Context, c client.Client, live client.Object, entries []metav1.ManagedFieldsEntry) error {
+	patch, err := json.Marshal([]map[string]any{
+		{"op": "replace", "path": "/metadata/managedFields", "value": entries},
+		{"op": "replace", "path": "/metadata/resourceVersion", "value": live.GetResourceVersion()},
+	})
+	if err != nil {
+		return err
+	}
+	if err := c.Patch(ctx, live, client.RawPatch(types.JSONPatchType, patch)); err != nil {
+		return fmt.Errorf("ensure: repairing the managedFields of %s: %w", live.GetName(), err)
+	}
+	return nil
+}
+
+// otherSubresource is the endpoint a migration also covers: the status
+// when the object is applied, the object when its status is.
+func otherSubresource(sub string) string {
+	if sub == "" {
+		return "status"
+	}
+	return ""
+}
+
+func hasEntries(entries []metav1.ManagedFieldsEntry, sub string) bool {
+	for _, e := range entries {
+		if e.Subresource == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// staleVersions are the apiVersions of entries, in the kind's group, that
+// the client's REST mapper says the API server does not serve, when it
+// does know the version applied: an empty mapper (a fake client's) or a
+// failing one proves nothing, and nothing is restamped on its word.
+func staleVersions(c client.Client, gvk schema.GroupVersionKind, entries []metav1.ManagedFieldsEntry) sets.Set[string] {
+	var stale sets.Set[string]
+	current := gvk.GroupVersion().String()
+	checked := false
+	for _, e := range entries {
+		if e.APIVersion == current || e.APIVersion == "" || (stale != nil && stale.Has(e.APIVersion)) {
+			continue
+		}
+		gv, err := schema.ParseGroupVersion(e.APIVersion)
+		if err != nil || gv.Group != gvk.Group {
+			continue
+		}
+		m := c.RESTMapper()
+		if m == nil {
+			return nil
+		}
+		if !checked {
+			if _, err := m.RESTMapping(gvk.GroupKind(), gvk.Version); err != nil {
+				return nil
+			}
+			checked = true
+		}
+		if _, err := m.RESTMapping(gvk.GroupKind(), gv.Version); meta.IsNoMatchError(err) {
+			if stale == nil {
+				stale = sets.New[string]()
+			}
+			stale.Insert(e.APIVersion)
+		}
+	}
+	return stale
+}
+
+// staleInError is the apiVersion an apply's refusal names as one it
+// cannot convert to, when an entry of live holds it: what a REST mapper
+// that had not yet seen the version go would have missed.
+func staleInError(err error, entries []metav1.ManagedFieldsEntry) string {
+	const marker = "request to convert CR to an invalid group/version: "
+	msg := err.Error()
+	i := strings.Index(msg, marker)
+	if i < 0 {
+		return ""
+	}
+	gv := msg[i+len(marker):]
+	if j := strings.IndexAny(gv, " ,;\"\n"); j >= 0 {
+		gv = gv[:j]
+	}
+	for _, e := range entries {
+		if e.APIVersion == gv {
+			return gv
+		}
+	}
+	return ""
+}
+
+// restamp sets the apiVersion of the entries at a stale version to
+// current. An entry of the same manager, operation and subresource
+// already at current absorbs the stale one's fields.
+func restamp(entries []metav1.ManagedFieldsEntry, stale sets.Set[string], current string) []metav1.ManagedFieldsEntry {
+	out := make([]metav1.ManagedFieldsEntry, 0, len(entries))
+	for _, e := range entries {
+		if stale.Has(e.APIVersion) {
+			e.APIVersion = current
+			if i := slices.IndexFunc(out, func(o metav1.ManagedFieldsEntry) bool {
+				return o.Manager == e.Manager && o.Operation == e.Operation && o.Subresource == e.Subresource && o.APIVersion == current
+			}); i >= 0 && out[i].FieldsV1 != nil && e.FieldsV1 != nil {
+				if u, err := unionFields(out[i].FieldsV1, e.FieldsV1); err == nil {
+					out[i].FieldsV1 = u
+					continue
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// needsMigration reports entries of sub that repair would move: Update
+// entries of former, Apply entries of renamed.
+func needsMigration(entries []metav1.ManagedFieldsEntry, former, renamed sets.Set[string], sub string) bool {
+	for _, e := range entries {
+		if e.Subresource != sub {
+			continue
+		}
+		if (e.Operation == metav1.ManagedFieldsOperationUpdate && former.Has(e.Manager)) ||
+			(e.Operation == metav1.ManagedFieldsOperationApply && renamed.Has(e.Manager)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeRenamed folds the Apply entries of renamed managers on sub into
+// manager's Apply entry (renaming the first one when manager has none).
+// An entry of another apiVersion than manager's stays: its field set
+// cannot be merged safely.
+func mergeRenamed(entries []metav1.ManagedFieldsEntry, renamed sets.Set[string], manager, sub string) ([]metav1.ManagedFieldsEntry, error) {
+	var out, old []metav1.ManagedFieldsEntry
+	ours := -1
+	for _, e := range entries {
+		switch {
+		case e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == sub && renamed.Has(e.Manager):
+			old = append(old, e)
+		case e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == sub && e.Manager == manager:
+			ours = len(out)
+			out = append(out, e)
+		default:
+			out = append(out, e)
+		}
+	}
+	for _, e := range old {
+		if ours < 0 {
+			e.Manager = manager
+			ours = len(out)
+			out = append(out, e)
+			continue
+		}
+		target := &out[ours]
+		if target.APIVersion != e.APIVersion || target.FieldsV1 == nil || e.FieldsV1 == nil {
+			out = append(out, e)
+			continue
+		}
+		u, err := unionFields(target.FieldsV1, e.FieldsV1)
+		if err != nil {
+			return nil, err
+		}
+		target.FieldsV1 = u
+	}
+	return out, nil
+}
+
+// unionFields is the union of two entries' field sets.
+func unionFields(x, y *metav1.FieldsV1) (*metav1.FieldsV1, error) {
+	if x == nil || y == nil {
+		return nil, fmt.Errorf("an entry without fields")
+	}
+	a, b := &fieldpath.Set{}, &fieldpath.Set{}
+	if err := a.FromJSON(bytes.NewReader(x.Raw)); err != nil {
+		return nil, err
+	}
+	if err := b.FromJSON(bytes.NewReader(y.Raw)); err != nil {
+		return nil, err
+	}
+	raw, err := a.Union(b).ToJSON()
+	if err != nil {
+		return nil, err
+	}
+	return &metav1.FieldsV1{Raw: raw}, nil
+}

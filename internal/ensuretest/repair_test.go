@@ -1,0 +1,388 @@
+package ensure_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/ssagen/ssagen/ensure"
+	platformv1alpha1 "github.com/ssagen/ssagen/examples/api/v1alpha1"
+	ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
+	gen "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1/ensure"
+	corev1ensure "github.com/ssagen/ssagen/examples/generated/applyconfiguration/core/v1/ensure"
+	"github.com/ssagen/ssagen/internal/testenv"
+)
+
+// The faults upstream reports break controllers that apply (issue 33),
+// each thrown at a plain apply first — what a controller without ssagen
+// meets, the figures of docs/ensure.md's table — and then at Ensure.
+
+// repairs reads ssagen_repair_total of client name.
+func repairs(t *testing.T, name string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for k, v := range gatherMetrics(t) {
+		if rest, ok := strings.CutPrefix(k, "ssagen_repair_total,client="+name+","); ok {
+			out[rest] = v
+		}
+	}
+	return out
+}
+
+// entry is the live object's entry of manager on sub, or nil.
+func entry(obj client.Object, manager string, op metav1.ManagedFieldsOperationType, sub string) *metav1.ManagedFieldsEntry {
+	for _, e := range obj.GetManagedFields() {
+		if e.Manager == manager && e.Operation == op && e.Subresource == sub {
+			return &e
+		}
+	}
+	return nil
+}
+
+// resetManagedFields leaves obj as the API server does when it drops
+// every entry (kubernetes #136919): one "before-first-apply" entry
+// holding every field, made by the first apply after the entries went.
+func resetManagedFields(t *testing.T, ctx context.Context, c client.Client, obj client.Object, apiVersion, kind string) {
+	t.Helper()
+	wipe := client.RawPatch(types.JSONPatchType, []byte(`[{"op":"replace","path":"/metadata/managedFields","value":[{}]}]`))
+	if err := c.Patch(ctx, obj, wipe); err != nil {
+		t.Fatal(err)
+	}
+	empty := &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind,
+		"metadata": map[string]any{"name": obj.GetName(), "namespace": obj.GetNamespace()}}}
+	if err := c.Patch(ctx, empty, client.Apply, client.FieldOwner("fault")); err != nil {
+		t.Fatal(err)
+	}
+	if entry(empty, "before-first-apply", metav1.ManagedFieldsOperationUpdate, "") == nil || len(empty.GetManagedFields()) != 1 {
+		t.Fatalf("the reset left %v, want one before-first-apply entry", managers(empty))
+	}
+}
+
+func TestRepairManagedFieldsReset(t *testing.T) {
+	e, ctx := setup(t)
+	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
+	const manager = "cfg-controller"
+	c := ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-reset"))
+	desired := func(name string, data map[string]string) *corev1ac.ConfigMapApplyConfiguration {
+		return corev1ac.ConfigMap(name, "default").WithData(data)
+	}
+
+	// Without: a plain apply, then the reset. Its next apply (it sends
+	// one every resync) takes the fields back, shared with
+	// before-first-apply; a key dropped from the intent afterwards stays.
+	plain := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "plain", Namespace: "default"}}
+	for _, data := range []map[string]string{{"a": "1", "b": "2"}, nil, {"a": "1"}} {
+		if data == nil {
+			resetManagedFields(t, ctx, e.direct, plain, "v1", "ConfigMap")
+			continue
+		}
+		if err := e.direct.Patch(ctx, plain, applyPatchOf(t, desired("plain", data)), client.FieldOwner(manager), client.ForceOwnership); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, kept := plain.Data["b"]; !kept {
+		t.Fatalf("a plain apply after the reset pruned b: %v", plain.Data)
+	}
+
+	// With Ensure: applied, reset, then the same intent.
+	obj, _, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, obj)
+	before := repairs(t, "repair-reset")
+	live := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", Namespace: "default"}}
+	resetManagedFields(t, ctx, e.direct, live, "v1", "ConfigMap")
+	if err := e.direct.Get(ctx, client.ObjectKeyFromObject(live), live); err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, live)
+	mark := e.counter.Snapshot()
+	obj, res, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res == ensure.Skipped || writes(e.counter.Since(mark)) != 1 {
+		t.Fatalf("after the reset: %s with %d writes, want one apply taking the fields back", res, writes(e.counter.Since(mark)))
+	}
+	if entry(obj, manager, metav1.ManagedFieldsOperationApply, "") == nil || entry(obj, "before-first-apply", metav1.ManagedFieldsOperationUpdate, "") == nil {
+		t.Fatalf("managers %v, want ours back beside before-first-apply (which keeps what it holds)", managers(obj))
+	}
+	if d := repairs(t, "repair-reset")["kind=ConfigMap,repair=managed-fields-reset"] - before["kind=ConfigMap,repair=managed-fields-reset"]; d != 1 {
+		t.Errorf("managed-fields-reset counted %v times, want 1", d)
+	}
+	e.synced(t, ctx, obj)
+	mark = e.counter.Snapshot()
+	if _, res, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"})); err != nil || res != ensure.Skipped {
+		t.Fatalf("the next resync: %s, %v; want skipped", res, err)
+	}
+	// Ownership taken back: another apply manager's change to a is a
+	// conflict again, which a reset object would have let through.
+	other := corev1ac.ConfigMap("cfg", "default").WithData(map[string]string{"a": "theirs"})
+	err = e.direct.Patch(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", Namespace: "default"}}, applyPatchOf(t, other), client.FieldOwner("other-apply"))
+	if !apierrors.IsConflict(err) {
+		t.Fatalf("another manager's apply of our field: %v, want a conflict", err)
+	}
+	if n := writes(e.counter.Since(mark)); n != 0 {
+		t.Fatalf("%d writes after the repair, want 0", n)
+	}
+}
+
+// withVersion serves the Proxy CRD at version v too (same schema), or
+// stops serving it, and waits until the API server does as told.
+func withVersion(t *testing.T, ctx context.Context, c client.Client, v string, served bool) {
+	t.Helper()
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := c.Get(ctx, client.ObjectKey{Name: "proxies.platform.ssagen.dev"}, crd); err != nil {
+		t.Fatal(err)
+	}
+	crd.Spec.Versions = slices.DeleteFunc(crd.Spec.Versions, func(x apiextensionsv1.CustomResourceDefinitionVersion) bool { return x.Name == v })
+	if served {
+		extra := *crd.Spec.Versions[0].DeepCopy()
+		extra.Name, extra.Storage = v, false
+		crd.Spec.Versions = append(crd.Spec.Versions, extra)
+	}
+	if err := c.Update(ctx, crd); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 300; i++ {
+		l := &unstructured.UnstructuredList{}
+		l.SetAPIVersion("platform.ssagen.dev/" + v)
+		l.SetKind("ProxyList")
+		err := c.List(ctx, l, client.InNamespace("default"))
+		if (err == nil) == served {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the API server never served=%v platform.ssagen.dev/%s", served, v)
+}
+
+// legacyLabel applies a label to the Proxy through version v as manager.
+func legacyLabel(t *testing.T, ctx context.Context, c client.Client, name, v, manager string) {
+	t.Helper()
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "platform.ssagen.dev/" + v, "kind": "Proxy",
+		"metadata": map[string]any{"name": name, "namespace": "default", "labels": map[string]any{"legacy": "1"}}}}
+	if err := c.Patch(ctx, u, client.Apply, client.FieldOwner(manager), client.ForceOwnership); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRepairStaleAPIVersion(t *testing.T) {
+	e, ctx := setup(t)
+	if err := apiextensionsv1.AddToScheme(e.direct.Scheme()); err != nil {
+		t.Fatal(err)
+	}
+	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
+	const manager = "proxy-controller"
+	for _, name := range []string{"plain", "edge", "edge-stale-mapper"} {
+		if _, _, err := gen.EnsureProxy(ctx, ensure.NewClient(e.c, ensure.FieldManager(manager)), e.owner, ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(1))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A CRD version served, written through by another writer, removed.
+	withVersion(t, ctx, e.direct, "v1alpha0", true)
+	for _, name := range []string{"plain", "edge", "edge-stale-mapper"} {
+		legacyLabel(t, ctx, e.direct, name, "v1alpha0", "legacy-writer")
+	}
+	withVersion(t, ctx, e.direct, "v1alpha0", false)
+
+	// Without: every apply is refused (kubernetes #111937), by anyone.
+	p := &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: "plain", Namespace: "default"}}
+	err := e.direct.Patch(ctx, p, applyPatchOf(t, ac.Proxy("plain", "default").WithSpec(ac.ProxySpec().WithReplicas(2))), client.FieldOwner(manager), client.ForceOwnership)
+	if err == nil || !strings.Contains(err.Error(), "invalid group/version") {
+		t.Fatalf("a plain apply over an entry at a removed version: %v, want the API server's refusal", err)
+	}
+
+	// With Ensure: the entry restamped (the REST mapper says v1alpha0 is
+	// gone), then the apply; legacy-writer keeps its label and its
+	// ownership of it.
+	check := func(name string, c client.Client, metricsName string, wantWrites int) {
+		t.Helper()
+		live := &platformv1alpha1.Proxy{}
+		if err := e.direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: name}, live); err != nil {
+			t.Fatal(err)
+		}
+		e.synced(t, ctx, live)
+		before := repairs(t, metricsName)
+		mark := e.counter.Snapshot()
+		obj, _, err := gen.EnsureProxy(ctx, ensure.NewClient(c, ensure.FieldManager(manager), ensure.MetricsName(metricsName)), e.owner,
+			ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(2)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n := writes(e.counter.Since(mark)); n != wantWrites {
+			t.Errorf("%s: %d writes, want %d", name, n, wantWrites)
+		}
+		legacy := entry(obj, "legacy-writer", metav1.ManagedFieldsOperationApply, "")
+		if legacy == nil || legacy.APIVersion != "platform.ssagen.dev/v1alpha1" || !strings.Contains(string(legacy.FieldsV1.Raw), `"f:legacy"`) || obj.Labels["legacy"] != "1" {
+			t.Fatalf("%s: legacy-writer's entry %+v, labels %v: want its label kept, its entry at v1alpha1", name, legacy, obj.Labels)
+		}
+		if *obj.Spec.Replicas != 2 {
+			t.Fatalf("%s: replicas %d, want 2", name, *obj.Spec.Replicas)
+		}
+		if d := repairs(t, metricsName)["kind=Proxy,repair=stale-api-version"] - before["kind=Proxy,repair=stale-api-version"]; d != 1 {
+			t.Errorf("%s: stale-api-version counted %v times, want 1", name, d)
+		}
+	}
+	check("edge", e.c, "repair-stale", 2)
+
+	// A REST mapper that still serves v1alpha0 (it looked before the
+	// version went): the refusal names the version; restamped, sent again.
+	mapper := meta.NewDefaultRESTMapper(nil)
+	for _, v := range []string{"v1alpha1", "v1alpha0"} {
+		mapper.Add(schema.GroupVersionKind{Group: "platform.ssagen.dev", Version: v, Kind: "Proxy"}, meta.RESTScopeNamespace)
+	}
+	mapper.Add(platformv1alpha1.GroupVersion.WithKind("Project"), meta.RESTScopeRoot)
+	stale, err := client.New(e.cfg, client.Options{Scheme: e.c.Scheme(), Mapper: mapper})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("edge-stale-mapper", stale, "repair-stale-mapper", 3) // the refused apply, the restamp, the apply
+}
+
+func TestRepairFormerManagersInOneStep(t *testing.T) {
+	e, ctx := setup(t)
+	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
+	const manager = "proxy-controller"
+	// Two releases before this one wrote with Update: v0 the status
+	// (Status().Update), v1 a label the controller no longer sets.
+	former := func(name string) {
+		p := &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"release": "v1"}},
+			Spec: platformv1alpha1.ProxySpec{Replicas: ptrTo(int32(1))}}
+		if err := e.direct.Create(ctx, p, client.FieldOwner(manager+"-v1")); err != nil {
+			t.Fatal(err)
+		}
+		p.Status.Addresses = []string{"10.0.0.1"}
+		if err := e.direct.Status().Update(ctx, p, client.FieldOwner(manager+"-v0")); err != nil {
+			t.Fatal(err)
+		}
+		e.synced(t, ctx, p)
+	}
+	intent := func(name string) *ac.ProxyApplyConfiguration {
+		return ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(1))
+	}
+	status := func(name string) *ac.ProxyApplyConfiguration {
+		return ac.Proxy(name, "default").WithStatus(ac.ProxyStatus().WithConditions(metav1ac.Condition().WithType("Ready").
+			WithStatus(metav1.ConditionTrue).WithReason("Up").WithMessage("").WithLastTransitionTime(metav1.NewTime(time.Unix(1e9, 0)))))
+	}
+
+	// Without: a plain apply under the new name leaves the label and the
+	// addresses to the former names for ever.
+	former("plain")
+	p := &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: "plain", Namespace: "default"}}
+	if err := e.direct.Patch(ctx, p, applyPatchOf(t, intent("plain")), client.FieldOwner(manager), client.ForceOwnership); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.direct.Status().Patch(ctx, p, applyPatchOf(t, status("plain")), client.FieldOwner(manager), client.ForceOwnership); err != nil {
+		t.Fatal(err)
+	}
+	if p.Labels["release"] != "v1" || len(p.Status.Addresses) != 1 {
+		t.Fatalf("plain applies: labels %v, addresses %v; the failure mode keeps both", p.Labels, p.Status.Addresses)
+	}
+
+	// With Ensure: one patch moves both releases' fields, on the object
+	// and its status; the apply prunes the label, the status apply the
+	// addresses, with no second migration.
+	former("edge")
+	c := ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-former"))
+	opts := []ensure.ApplyOption{ensure.MigrateFrom(manager+"-v0", manager+"-v1")}
+	mark := e.counter.Snapshot()
+	obj, _, err := gen.EnsureProxy(ctx, c, e.owner, intent("edge"), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := writes(e.counter.Since(mark)); n != 2 {
+		t.Errorf("%d writes, want 2 (the migration, the apply)", n)
+	}
+	if _, kept := obj.Labels["release"]; kept {
+		t.Fatalf("the former release's label stayed: %v (managers %v)", obj.Labels, managers(obj))
+	}
+	if entry(obj, manager, metav1.ManagedFieldsOperationApply, "status") == nil || entry(obj, manager+"-v0", metav1.ManagedFieldsOperationUpdate, "status") != nil {
+		t.Fatalf("managers %v: want the status entry moved to %s in the same step", managers(obj), manager)
+	}
+	e.synced(t, ctx, obj)
+	mark = e.counter.Snapshot()
+	got, _, err := gen.EnsureProxyStatus(ctx, c, status("edge"), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := writes(e.counter.Since(mark)); n != 1 || len(got.Status.Addresses) != 0 {
+		t.Fatalf("status apply: %d writes, addresses %v; want 1 write pruning them", n, got.Status.Addresses)
+	}
+	if d := repairs(t, "repair-former")["kind=Proxy,repair=former-managers"]; d != 1 {
+		t.Errorf("former-managers counted %v times, want 1", d)
+	}
+}
+
+func TestRepairReusedApplyConfiguration(t *testing.T) {
+	e, ctx := setup(t)
+	if err := ensure.RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
+	const manager = "cfg-controller"
+	// controller-runtime v0.24 and later write the answer, resourceVersion
+	// included, into the configuration Apply was given (#3475).
+	reused := func(name string) *corev1ac.ConfigMapApplyConfiguration {
+		cm := corev1ac.ConfigMap(name, "default").WithData(map[string]string{"a": "1"})
+		if err := e.c.Apply(ctx, cm, client.FieldOwner(manager), client.ForceOwnership); err != nil {
+			t.Fatal(err)
+		}
+		if cm.ResourceVersion == nil {
+			t.Skip("this controller-runtime's Apply leaves the configuration as it was")
+		}
+		// Another writer moves the object on.
+		patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"labels":{"other":"1"}}}`))
+		if err := e.direct.Patch(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}, patch, client.FieldOwner("other")); err != nil {
+			t.Fatal(err)
+		}
+		return cm
+	}
+
+	// Without: the reused configuration is an optimistic-locked apply: 409.
+	cm := reused("plain")
+	if err := e.c.Apply(ctx, cm, client.FieldOwner(manager), client.ForceOwnership); !apierrors.IsConflict(err) {
+		t.Fatalf("reusing the configuration with a plain apply: %v, want a 409", err)
+	}
+
+	// With Ensure: the resourceVersion is never sent.
+	cm = reused("cfg")
+	b, _ := json.Marshal(cm)
+	mark := e.counter.Snapshot()
+	if _, _, err := corev1ensure.EnsureConfigMap(ctx, ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-reused")), e.owner, cm); err != nil {
+		t.Fatal(err)
+	}
+	if since := e.counter.Since(mark); testenv.Total(since, "PATCH 409") != 0 || testenv.Total(since, "PATCH") != 1 {
+		t.Fatalf("Ensure of a reused configuration sent %s, want one apply and no 409", testenv.String(since))
+	}
+	if after, _ := json.Marshal(cm); string(after) != string(b) {
+		t.Fatalf("Ensure changed the configuration it was given:\n%s\n%s", b, after)
+	}
+	if d := repairs(t, "repair-reused")["kind=ConfigMap,repair=resource-version-dropped"]; d != 1 {
+		t.Errorf("resource-version-dropped counted %v times, want 1", d)
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
