@@ -198,8 +198,14 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 	if err != nil {
 		return "", err
 	}
-	if in.droppedVersion && o.preview == nil {
-		repaired(ctx, c, in, repairVersionDropped)
+	reused := in.snapshot || in.droppedVersion
+	if in.snapshot {
+		if err := reduceSnapshot(ctx, c, in, obj, o, at.subresource()); err != nil {
+			return "", err
+		}
+	}
+	if reused && o.preview == nil {
+		repaired(ctx, c, in, repairReused)
 	}
 	res, err := apply(ctx, c, owner, in, obj, at, o)
 	if _, ok := obj.(runtime.Unstructured); !ok {

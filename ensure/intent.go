@@ -36,8 +36,11 @@ type intent struct {
 	// droppedVersion: the configuration carried a resourceVersion, which
 	// is never sent.
 	droppedVersion bool
-	body           []byte
-	u              *unstructured.Unstructured // decoded on demand: object
+	// snapshot: the configuration holds an earlier answer of the API
+	// server, every writer's fields (reduceSnapshot).
+	snapshot bool
+	body     []byte
+	u        *unstructured.Unstructured // decoded on demand: object
 }
 
 // intentHeader is the part of an apply configuration's JSON an intent reads.
@@ -51,6 +54,10 @@ type intentHeader struct {
 		OwnerReferences []metav1.OwnerReference `json:"ownerReferences"`
 		Labels          map[string]string       `json:"labels"`
 		Annotations     map[string]string       `json:"annotations"`
+		// UID and CreationTimestamp are set in a configuration an earlier
+		// answer was decoded into (reduceSnapshot): no intent has them.
+		UID               string `json:"uid"`
+		CreationTimestamp string `json:"creationTimestamp"`
 	} `json:"metadata"`
 }
 
@@ -61,6 +68,11 @@ func newIntent(desired runtime.ApplyConfiguration) (*intent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ensure: encoding the apply configuration: %w", err)
 	}
+	return intentOf(b)
+}
+
+// intentOf is the intent of an apply configuration's JSON.
+func intentOf(b []byte) (*intent, error) {
 	var h intentHeader
 	if err := json.Unmarshal(b, &h); err != nil {
 		return nil, fmt.Errorf("ensure: encoding the apply configuration: %w", err)
@@ -78,6 +90,7 @@ func newIntent(desired runtime.ApplyConfiguration) (*intent, error) {
 		// A resourceVersion would turn apply into optimistic locking: 409s again.
 		rewrite:        h.Metadata.ResourceVersion != "",
 		droppedVersion: h.Metadata.ResourceVersion != "",
+		snapshot:       h.Metadata.UID != "" || h.Metadata.CreationTimestamp != "",
 		body:           b,
 	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -18,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // The repairs Ensure makes to what the API server keeps of an object's
@@ -42,23 +44,117 @@ const (
 	// or, on its first apply of the object, with Update under its own
 	// name, moved to its apply manager — both subresources in one patch.
 	repairFormer = "former-managers"
-	// repairVersionDropped: the apply configuration carried a
-	// resourceVersion (controller-runtime v0.24's Apply writes the
-	// answer's back into the configuration it was given, #3475): it is
-	// never sent, so the apply is not an optimistic-locked one.
-	repairVersionDropped = "resource-version-dropped"
+	// repairReused: the apply configuration carried a resourceVersion,
+	// which is never sent (the apply would be an optimistic-locked one) —
+	// typically one given to an Apply before, into which controller-runtime
+	// v0.24 and later decode the API server's answer (#3475): every field
+	// of the object, other writers' included, which are not sent either
+	// (reduceSnapshot).
+	repairReused = "reused-configuration"
 )
 
 // repaired counts and logs one repair of the object of in.
 func repaired(ctx context.Context, c client.Client, in *intent, repair string) {
 	repairTotal.WithLabelValues(metricsNameOf(c), in.gvk.Kind, repair).Inc()
 	lg := log.FromContext(ctx).WithValues("kind", in.gvk.Kind, "namespace", in.namespace, "name", in.name, "repair", repair)
-	if repair == repairVersionDropped {
-		lg.V(1).Info("ensure: the apply configuration's resourceVersion is not sent")
+	if repair == repairReused {
+		lg.V(1).Info("ensure: the apply configuration holds an earlier answer; its resourceVersion and other writers' fields are not sent")
 		return
 	}
 	lg.Info("ensure: repaired the object's managedFields")
 }
+
+// reduceSnapshot makes an intent decoded from an earlier answer — every
+// field of the object as it was, other writers' too, and server-set
+// metadata — what this controller may send: the fields of its endpoint
+// (the object's without status, or the status), less the server-set
+// metadata and less every field the live object's managedFields give to
+// other managers and not to this one. What nobody owns yet stays: the
+// controller may have just added it. The configuration has no
+// managedFields of its own, so the live ones (the cache's) are what tell
+// the writers apart; without the kind's merge schema nothing can, and
+// the error says to build the configuration anew.
+func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client.Object, o *options, sub string) error {
+	if o.schema == nil {
+		return fmt.Errorf("ensure: the apply configuration of %s %s holds the API server's answer to an earlier Apply (controller-runtime v0.24 and later write it into the configuration they are given), "+
+			"every writer's fields in it; with no merge schema to tell them apart, build the configuration anew for each call (or use the generated helper)", in.gvk.Kind, in.name)
+	}
+	live, ok := obj.DeepCopyObject().(client.Object)
+	if !ok {
+		return fmt.Errorf("ensure: %T cannot be copied", obj)
+	}
+	others := &fieldpath.Set{}
+	switch err := c.Get(ctx, client.ObjectKey{Namespace: in.namespace, Name: in.name}, live); {
+	case apierrors.IsNotFound(err):
+	case err != nil:
+		return err
+	default:
+		mine := &fieldpath.Set{}
+		for _, e := range live.GetManagedFields() {
+			if e.Subresource != sub || e.FieldsV1 == nil {
+				continue
+			}
+			set := &fieldpath.Set{}
+			if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+				return fmt.Errorf("ensure: the managedFields of %s %s: %w", in.gvk.Kind, in.name, err)
+			}
+			if e.Manager == o.fieldManager {
+				mine = mine.Union(set)
+			} else {
+				others = others.Union(set)
+			}
+		}
+		others = others.Difference(mine)
+	}
+	tv, err := o.schema.FromUnstructured(in.object().Object, typed.AllowDuplicates)
+	if err != nil {
+		return fmt.Errorf("ensure: the apply configuration of %s %s: %w", in.gvk.Kind, in.name, err)
+	}
+	m, ok := tv.RemoveItems(others.Leaves()).AsValue().Unstructured().(map[string]any)
+	if !ok {
+		m = map[string]any{}
+	}
+	md, _ := m["metadata"].(map[string]any)
+	if sub == "" {
+		delete(m, "status")
+	} else {
+		for k := range m {
+			if k != "status" && k != "metadata" {
+				delete(m, k)
+			}
+		}
+		md = map[string]any{}
+	}
+	for k := range md {
+		if serverSet[k] {
+			delete(md, k)
+		}
+	}
+	if md == nil {
+		md = map[string]any{}
+	}
+	m["metadata"] = md
+	m["apiVersion"], m["kind"] = in.gvk.GroupVersion().String(), in.gvk.Kind
+	md["name"] = in.name
+	if in.namespace != "" {
+		md["namespace"] = in.namespace
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	reduced, err := intentOf(b)
+	if err != nil {
+		return err
+	}
+	*in = *reduced
+	return nil
+}
+
+// serverSet are the metadata fields the API server sets: an answer has
+// them, an intent never.
+var serverSet = map[string]bool{"uid": true, "resourceVersion": true, "generation": true, "creationTimestamp": true,
+	"deletionTimestamp": true, "deletionGracePeriodSeconds": true, "selfLink": true, "managedFields": true}
 
 // repair mends live's managedFields before Ensure decides (none of it is
 // needed for a skip to be right, all of it for the next apply to be): the

@@ -343,21 +343,30 @@ func TestRepairReusedApplyConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	const manager = "cfg-controller"
-	// controller-runtime v0.24 and later write the answer, resourceVersion
-	// included, into the configuration Apply was given (#3475).
+	other := func(name, patch string) {
+		t.Helper()
+		if err := e.direct.Patch(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}},
+			client.RawPatch(types.MergePatchType, []byte(patch)), client.FieldOwner("other")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// controller-runtime v0.24 and later decode the answer into the
+	// configuration Apply was given (#3475): its resourceVersion, and every
+	// field of the object — another writer's data key too.
 	reused := func(name string) *corev1ac.ConfigMapApplyConfiguration {
+		t.Helper()
+		if err := e.c.Apply(ctx, corev1ac.ConfigMap(name, "default").WithData(map[string]string{"a": "1"}), client.FieldOwner(manager), client.ForceOwnership); err != nil {
+			t.Fatal(err)
+		}
+		other(name, `{"data":{"theirs":"x"}}`)
 		cm := corev1ac.ConfigMap(name, "default").WithData(map[string]string{"a": "1"})
 		if err := e.c.Apply(ctx, cm, client.FieldOwner(manager), client.ForceOwnership); err != nil {
 			t.Fatal(err)
 		}
-		if cm.ResourceVersion == nil {
+		if cm.ResourceVersion == nil || cm.Data["theirs"] != "x" {
 			t.Skip("this controller-runtime's Apply leaves the configuration as it was")
 		}
-		// Another writer moves the object on.
-		patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"labels":{"other":"1"}}}`))
-		if err := e.direct.Patch(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}, patch, client.FieldOwner("other")); err != nil {
-			t.Fatal(err)
-		}
+		other(name, `{"metadata":{"labels":{"other":"1"}}}`) // the object moves on
 		return cm
 	}
 
@@ -367,21 +376,37 @@ func TestRepairReusedApplyConfiguration(t *testing.T) {
 		t.Fatalf("reusing the configuration with a plain apply: %v, want a 409", err)
 	}
 
-	// With Ensure: the resourceVersion is never sent.
+	// With Ensure: no resourceVersion sent, and only what the controller
+	// applied: the other writer's key stays theirs.
 	cm = reused("cfg")
 	b, _ := json.Marshal(cm)
+	c := ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-reused"))
 	mark := e.counter.Snapshot()
-	if _, _, err := corev1ensure.EnsureConfigMap(ctx, ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-reused")), e.owner, cm); err != nil {
+	obj, _, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, cm)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if since := e.counter.Since(mark); testenv.Total(since, "PATCH 409") != 0 || testenv.Total(since, "PATCH") != 1 {
 		t.Fatalf("Ensure of a reused configuration sent %s, want one apply and no 409", testenv.String(since))
 	}
+	ours := entry(obj, manager, metav1.ManagedFieldsOperationApply, "")
+	if obj.Data["theirs"] != "x" || ours == nil || strings.Contains(string(ours.FieldsV1.Raw), "theirs") || !strings.Contains(string(ours.FieldsV1.Raw), `"f:a"`) {
+		t.Fatalf("data %v, our entry %s: want a ours, theirs left to the other writer", obj.Data, ours.FieldsV1.Raw)
+	}
 	if after, _ := json.Marshal(cm); string(after) != string(b) {
 		t.Fatalf("Ensure changed the configuration it was given:\n%s\n%s", b, after)
 	}
-	if d := repairs(t, "repair-reused")["kind=ConfigMap,repair=resource-version-dropped"]; d != 1 {
-		t.Errorf("resource-version-dropped counted %v times, want 1", d)
+	if d := repairs(t, "repair-reused")["kind=ConfigMap,repair=reused-configuration"]; d != 1 {
+		t.Errorf("reused-configuration counted %v times, want 1", d)
+	}
+	// Through another field manager, the same configuration takes none of
+	// the fields the live object gives to others.
+	obj, _, err = corev1ensure.EnsureConfigMap(ctx, ensure.NewClient(e.c, ensure.FieldManager("renamed")), e.owner, cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := entry(obj, "renamed", metav1.ManagedFieldsOperationApply, ""); got != nil && (strings.Contains(string(got.FieldsV1.Raw), `"f:a"`) || strings.Contains(string(got.FieldsV1.Raw), `"f:theirs"`)) {
+		t.Fatalf("another manager's Ensure of the answer took data: %s", got.FieldsV1.Raw)
 	}
 }
 

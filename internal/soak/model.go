@@ -53,14 +53,28 @@ func (o *Object) Delete() {
 	o.fields = map[string]*field{}
 }
 
-// Apply is a forced server-side apply of fs by manager. It reports whether
-// the object changed: a value, a field added or removed, or ownership
-// (what makes the API server write a new resourceVersion). An apply to an
-// object that does not exist creates it.
+// Apply is a forced server-side apply of fs by manager, to the object or
+// to its status (fs's paths say which: "status." ones are the status
+// subresource's; an apply to one endpoint never gives up fields of the
+// other). It reports whether the object changed: a value, a field added
+// or removed, or ownership (what makes the API server write a new
+// resourceVersion). An apply to an object that does not exist creates it.
 func (o *Object) Apply(manager string, fs Fields) bool {
 	changed := !o.Exists
 	o.Exists = true
+	status := false
+	for p := range fs {
+		status = status || isStatus(p)
+	}
+	for _, list := range Atomic {
+		if o.applyAtomic(manager, list, fs) {
+			changed = true
+		}
+	}
 	for p, v := range fs {
+		if atomicItem(p) {
+			continue
+		}
 		f := o.fields[p]
 		switch {
 		case f == nil:
@@ -75,7 +89,7 @@ func (o *Object) Apply(manager string, fs Fields) bool {
 		}
 	}
 	for p, f := range o.fields {
-		if _, kept := fs[p]; kept || !f.owners[manager] {
+		if _, kept := fs[p]; kept || !f.owners[manager] || isStatus(p) != status {
 			continue
 		}
 		delete(f.owners, manager)
@@ -85,6 +99,87 @@ func (o *Object) Apply(manager string, fs Fields) bool {
 		}
 	}
 	return changed
+}
+
+// applyAtomic applies the items fs holds of the atomic list: the same
+// items are shared with their owners, other items replace the whole list.
+// With no item in fs, the list is left to the generic loop (a manager
+// giving it up).
+func (o *Object) applyAtomic(manager, list string, fs Fields) bool {
+	var want, have []string
+	for p := range fs {
+		if strings.HasPrefix(p, list+"[") {
+			want = append(want, p)
+		}
+	}
+	if len(want) == 0 {
+		return false
+	}
+	for p := range o.fields {
+		if strings.HasPrefix(p, list+"[") {
+			have = append(have, p)
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(have)
+	if slices.Equal(want, have) {
+		changed := false
+		for _, p := range have {
+			if f := o.fields[p]; !f.owners[manager] {
+				f.owners[manager] = true
+				changed = true
+			}
+		}
+		return changed
+	}
+	for _, p := range have {
+		delete(o.fields, p)
+	}
+	for _, p := range want {
+		o.fields[p] = &field{value: fs[p], owners: map[string]bool{manager: true}}
+	}
+	return true
+}
+
+// isStatus reports a path of the status subresource.
+func isStatus(p string) bool { return strings.HasPrefix(p, "status.") }
+
+// atomicItem reports a path inside an atomic list.
+func atomicItem(p string) bool {
+	return slices.ContainsFunc(Atomic, func(list string) bool { return strings.HasPrefix(p, list+"[") })
+}
+
+// BeforeFirstApply is the manager the API server gives every field of the
+// object (not of its status) when it is applied with no managedFields.
+const BeforeFirstApply = "before-first-apply"
+
+// Reset is what the API server leaves after it drops every managedFields
+// entry (kubernetes #136919) and the next apply comes: every field of the
+// object owned by BeforeFirstApply alone, the status's owned by no one.
+func (o *Object) Reset() {
+	for p, f := range o.fields {
+		if isStatus(p) {
+			f.owners = map[string]bool{}
+		} else {
+			f.owners = map[string]bool{BeforeFirstApply: true}
+		}
+	}
+}
+
+// Migrate moves what the managers from own to manager (csaupgrade), on
+// the object and its status. It reports whether anything moved.
+func (o *Object) Migrate(from []string, manager string) bool {
+	moved := false
+	for _, f := range o.fields {
+		for _, m := range from {
+			if f.owners[m] {
+				delete(f.owners, m)
+				f.owners[manager] = true
+				moved = true
+			}
+		}
+	}
+	return moved
 }
 
 // WouldChange reports whether Apply(manager, fs) would change the object,

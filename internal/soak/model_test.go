@@ -52,6 +52,47 @@ func TestModel(t *testing.T) {
 	}
 }
 
+// TestModelFaults: the rules of the faults of issue 33 — a reset, a
+// migration of former names, atomic lists and the status subresource.
+func TestModelFaults(t *testing.T) {
+	o := NewObject()
+	o.Apply("us", Fields{"data.a": "1", "data.b": "2"})
+	o.Apply("writer", Fields{"status.addresses[10.0.0.1]": ""})
+	o.Reset()
+	if got := o.Owners("data.a"); !slices.Equal(got, []string{BeforeFirstApply}) {
+		t.Fatalf("after a reset data.a is owned by %v", got)
+	}
+	if got := o.Owners("status.addresses[10.0.0.1]"); len(got) != 0 {
+		t.Fatalf("after a reset the status is owned by %v, want no one", got)
+	}
+	// Our apply of the same values is a change (ownership) and takes the
+	// fields back, shared; a field we dropped stays with before-first-apply.
+	if !o.Apply("us", Fields{"data.a": "1"}) || !slices.Equal(o.Owners("data.a"), []string{BeforeFirstApply, "us"}) {
+		t.Fatalf("our apply after the reset: owners %v", o.Owners("data.a"))
+	}
+	if o.Values()["data.b"] != "2" {
+		t.Fatal("a field held by before-first-apply was pruned")
+	}
+	// An apply of the object never gives up the status, and the status's
+	// never the object's.
+	o.Update("us-v0", map[string]*string{"status.addresses[10.0.0.1]": nil, "status.addresses[10.0.0.2]": ptr("")})
+	if !o.Migrate([]string{"us-v0", "us-v1"}, "us") || !slices.Equal(o.Owners("status.addresses[10.0.0.2]"), []string{"us"}) {
+		t.Fatalf("migration: owners %v", o.Owners("status.addresses[10.0.0.2]"))
+	}
+	o.Apply("us", Fields{"data.a": "1"})
+	if o.Values()["status.addresses[10.0.0.2]"] != "" || !slices.Equal(o.Owners("status.addresses[10.0.0.2]"), []string{"us"}) {
+		t.Fatalf("an apply of the object gave up the status: %v", o.Values())
+	}
+	// An atomic list: the same items are shared, others replace it whole.
+	if !o.Apply("writer", Fields{"status.addresses[10.0.0.2]": ""}) || !slices.Equal(o.Owners("status.addresses[10.0.0.2]"), []string{"us", "writer"}) {
+		t.Fatalf("the same list applied by another: owners %v", o.Owners("status.addresses[10.0.0.2]"))
+	}
+	o.Apply("writer", Fields{"status.addresses[10.0.0.3]": ""})
+	if _, left := o.Values()["status.addresses[10.0.0.2]"]; left || !slices.Equal(o.Owners("status.addresses[10.0.0.3]"), []string{"writer"}) {
+		t.Fatalf("another list replaces it: %v", o.Values())
+	}
+}
+
 // TestLiveFields: live objects and managedFields in the model's paths.
 func TestLiveFields(t *testing.T) {
 	yes := true

@@ -23,12 +23,17 @@ const (
 	Restart                   // the leader's process restarts: new informers, empty memory
 	Handover                  // the other replica takes over (its memory as it left it)
 	APIRestart                // the API server stops and starts on the same etcd
+	Reset                     // the API server drops a child's managedFields (kubernetes #136919)
+	StaleVersion              // a writer applies a Proxy through a CRD version, which is then removed
+	FormerRelease             // former releases of our controller write with Update under former names
+	Reused                    // our controller reuses an apply configuration an Apply wrote a resourceVersion into
 	Check                     // a quiet point: reconcile until nothing moves, check
 	kinds
 )
 
 var kindNames = [kinds]string{"intent", "reconcile", "foreign-apply", "foreign-update", "kubectl-apply",
-	"status-write", "edit", "delete", "watch-cut", "restart", "handover", "api-restart", "check"}
+	"status-write", "edit", "delete", "watch-cut", "restart", "handover", "api-restart",
+	"managed-fields-reset", "stale-version", "former-release", "reused-configuration", "check"}
 
 func (k Kind) String() string {
 	if k < kinds {
@@ -37,12 +42,12 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
-// weights are per mille. The API server restart costs seconds; the rest
-// tens of milliseconds.
+// weights are per mille. The API server restart and a CRD version's
+// coming and going cost seconds; the rest tens of milliseconds.
 var weights = [kinds]int{
-	Intent: 170, Reconcile: 245, ForeignApply: 90, ForeignUpdate: 80, KubectlApply: 50,
+	Intent: 145, Reconcile: 190, ForeignApply: 90, ForeignUpdate: 80, KubectlApply: 50,
 	StatusWrite: 70, Edit: 60, Delete: 50, WatchCut: 15, Restart: 40, Handover: 50,
-	APIRestart: 10, Check: 70,
+	APIRestart: 10, Reset: 25, StaleVersion: 10, FormerRelease: 25, Reused: 20, Check: 70,
 }
 
 // Op is one operation of the schedule. Everything it does is drawn from
