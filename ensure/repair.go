@@ -66,51 +66,69 @@ func repaired(ctx context.Context, c client.Client, in *intent, repair string) {
 
 // reduceSnapshot makes an intent decoded from an earlier answer — every
 // field of the object as it was, other writers' too, and server-set
-// metadata — what this controller may send: the fields of its endpoint
-// (the object's without status, or the status), less the server-set
-// metadata and less every field the live object's managedFields give to
-// other managers and not to this one. What nobody owns yet stays: the
-// controller may have just added it. The configuration has no
-// managedFields of its own, so the live ones (the cache's) are what tell
-// the writers apart; without the kind's merge schema nothing can, and
-// the error says to build the configuration anew.
+// metadata — what this controller may send: of its endpoint's fields (the
+// object's without status, or the status), those the live object's
+// managedFields give to this field manager, and those nobody owns whose
+// value the controller changed since (a field it just added). A field of
+// another writer is never sent: the snapshot's value of it may be older
+// than theirs. The configuration has no managedFields of its own, so the
+// live ones (the cache's) are what tell the writers apart. A snapshot
+// with none of this manager's fields in it, of an object gone, or of a
+// kind without its merge schema tells nothing: an error says to build
+// the configuration anew.
 func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client.Object, o *options, sub string) error {
-	if o.schema == nil {
+	anew := func(why string) error {
 		return fmt.Errorf("ensure: the apply configuration of %s %s holds the API server's answer to an earlier Apply (controller-runtime v0.24 and later write it into the configuration they are given), "+
-			"every writer's fields in it; with no merge schema to tell them apart, build the configuration anew for each call (or use the generated helper)", in.gvk.Kind, in.name)
+			"every writer's fields in it, and %s: build the configuration anew for each call", in.gvk.Kind, in.name, why)
+	}
+	if o.schema == nil {
+		return anew("without the kind's merge schema nothing tells them apart")
 	}
 	live, ok := obj.DeepCopyObject().(client.Object)
 	if !ok {
 		return fmt.Errorf("ensure: %T cannot be copied", obj)
 	}
-	others := &fieldpath.Set{}
-	switch err := c.Get(ctx, client.ObjectKey{Namespace: in.namespace, Name: in.name}, live); {
-	case apierrors.IsNotFound(err):
-	case err != nil:
+	if err := c.Get(ctx, client.ObjectKey{Namespace: in.namespace, Name: in.name}, live); apierrors.IsNotFound(err) {
+		return anew("the object is gone")
+	} else if err != nil {
 		return err
-	default:
-		mine := &fieldpath.Set{}
-		for _, e := range live.GetManagedFields() {
-			if e.Subresource != sub || e.FieldsV1 == nil {
-				continue
-			}
-			set := &fieldpath.Set{}
-			if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
-				return fmt.Errorf("ensure: the managedFields of %s %s: %w", in.gvk.Kind, in.name, err)
-			}
-			if e.Manager == o.fieldManager {
-				mine = mine.Union(set)
-			} else {
-				others = others.Union(set)
-			}
-		}
-		others = others.Difference(mine)
 	}
-	tv, err := o.schema.FromUnstructured(in.object().Object, typed.AllowDuplicates)
+	mine, owned := &fieldpath.Set{}, &fieldpath.Set{}
+	for _, e := range live.GetManagedFields() {
+		if e.Subresource != sub || e.FieldsV1 == nil {
+			continue
+		}
+		set := &fieldpath.Set{}
+		if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+			return fmt.Errorf("ensure: the managedFields of %s %s: %w", in.gvk.Kind, in.name, err)
+		}
+		if e.Manager == o.fieldManager && e.Operation == metav1.ManagedFieldsOperationApply {
+			mine = mine.Union(set)
+		}
+		owned = owned.Union(set)
+	}
+	snap, err := o.schema.FromUnstructured(in.object().Object, typed.AllowDuplicates)
 	if err != nil {
 		return fmt.Errorf("ensure: the apply configuration of %s %s: %w", in.gvk.Kind, in.name, err)
 	}
-	m, ok := tv.RemoveItems(others.Leaves()).AsValue().Unstructured().(map[string]any)
+	tl, err := typedOf(*o.schema, live)
+	if err != nil {
+		return err
+	}
+	all, err := snap.ToFieldSet()
+	if err != nil {
+		return err
+	}
+	cmp, err := tl.Compare(snap)
+	if err != nil {
+		return err
+	}
+	changed := cmp.Added.Union(cmp.Modified)
+	keep := all.Intersection(mine).Union(all.Leaves().Difference(owned).Intersection(changed))
+	if keep.Difference(ignoredFields).Empty() {
+		return anew(fmt.Sprintf("none of them is field manager %q's", o.fieldManager))
+	}
+	m, ok := snap.ExtractItems(keep.Leaves()).AsValue().Unstructured().(map[string]any)
 	if !ok {
 		m = map[string]any{}
 	}
@@ -123,7 +141,7 @@ func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client
 				delete(m, k)
 			}
 		}
-		md = map[string]any{}
+		md = nil
 	}
 	for k := range md {
 		if serverSet[k] {

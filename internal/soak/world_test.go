@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -40,6 +41,9 @@ const (
 	statusWriter = "status-writer"             // a kubelet-like status writer
 	editor       = "kubectl-edit"              // a person editing our field
 	creator      = "kubectl-create"            // a person creating a child again
+	formerV0     = "soak-controller-v0"        // our controller's release before last (Status().Update)
+	formerV1     = "soak-controller-v1"        // our controller's last release (Update)
+	legacyWriter = "legacy-writer"             // a writer through a CRD version since removed
 	managedBy    = "app.kubernetes.io/managed-by"
 	lastApplied  = "kubectl.kubernetes.io/last-applied-configuration"
 )
@@ -59,6 +63,11 @@ type child struct {
 	// deciders are the clients that decided it, the last one last: what
 	// a doubt is put down to.
 	deciders []*ensure.Client
+	// reused is an apply configuration an Apply decoded its answer into
+	// (the Reused fault), which the controller passes again while the
+	// intent it was built for (reusedFor) stands.
+	reused    runtime.ApplyConfiguration
+	reusedFor string
 }
 
 // intent is what our controller wants of a child.
@@ -139,20 +148,33 @@ func (c *child) fields(owner *platformv1alpha1.Project) soak.Fields {
 	return fs
 }
 
-// ensure applies the intent through the generated helpers.
+// ensure applies the intent through the generated helpers, declaring
+// the former names of our controller's field manager.
 func (c *child) ensure(ctx context.Context, cl *ensure.Client, owner *platformv1alpha1.Project) (ensure.Result, error) {
+	desired := c.config()
+	if c.reused != nil && c.reusedFor == c.intent.String() {
+		desired = c.reused
+	}
+	migrate := ensure.MigrateFrom(formerV0, formerV1)
+	if !c.proxy {
+		_, res, err := coreensure.EnsureConfigMap(ctx, cl, owner, desired.(*corev1ac.ConfigMapApplyConfiguration), migrate)
+		return res, err
+	}
+	_, res, err := apiensure.EnsureProxy(ctx, cl, owner, desired.(*ac.ProxyApplyConfiguration), migrate)
+	return res, err
+}
+
+// config is the apply configuration of the intent.
+func (c *child) config() runtime.ApplyConfiguration {
 	labels := map[string]string{managedBy: "soak"}
 	if !c.proxy {
-		_, res, err := coreensure.EnsureConfigMap(ctx, cl, owner, corev1ac.ConfigMap(c.name, ns).WithLabels(labels).WithData(c.intent.data))
-		return res, err
+		return corev1ac.ConfigMap(c.name, ns).WithLabels(labels).WithData(c.intent.data)
 	}
 	listeners := []*ac.ListenerApplyConfiguration{ac.Listener().WithName("http").WithPort(80).WithHostnames(c.intent.hostnames...)}
 	if c.intent.admin {
 		listeners = append(listeners, ac.Listener().WithName("admin").WithPort(9000))
 	}
-	_, res, err := apiensure.EnsureProxy(ctx, cl, owner, ac.Proxy(c.name, ns).WithLabels(labels).
-		WithSpec(ac.ProxySpec().WithReplicas(c.intent.replicas).WithListeners(listeners...)))
-	return res, err
+	return ac.Proxy(c.name, ns).WithLabels(labels).WithSpec(ac.ProxySpec().WithReplicas(c.intent.replicas).WithListeners(listeners...))
 }
 
 // drawIntent is a new intent for c, from op's values; one in two is a
@@ -230,6 +252,7 @@ func newScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	_ = clientgoscheme.AddToScheme(s)
 	_ = platformv1alpha1.AddToScheme(s)
+	_ = apiextensionsv1.AddToScheme(s)
 	return s
 }
 
