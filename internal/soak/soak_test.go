@@ -123,9 +123,9 @@ type run struct {
 	// reusedApplies are the reconciles given a reused configuration: a
 	// new intent to the memory, one apply each at most (the bound).
 	reusedApplies int
-	doubts   []string
-	baseG    int
-	baseHeap float64
+	doubts        []string
+	baseG         int
+	baseHeap      float64
 }
 
 func runSoak(t *testing.T, seed uint64, ops int, d time.Duration) soak.Report {
