@@ -131,11 +131,11 @@ func ReassertAfter(d time.Duration) ApplyOption {
 }
 
 // MigrateFrom names former names of THIS controller's field manager: the
-// names it wrote the object with, by Update (or Create), before it
-// switched to apply or was renamed. On the first apply of an object
-// through a Client (every apply, through a plain client), the fields those
-// managers wrote with Update move to the apply manager, so fields the
-// controller no longer sets are pruned.
+// names it wrote the object with, by Update (or Create) or by apply,
+// before it switched to apply or was renamed. Whenever an object shows
+// entries of those names — on the object or on its status — one patch
+// moves their fields to the apply manager, so fields the controller no
+// longer sets are pruned.
 //
 // Without it only the field manager's own name, formerly used with
 // Update, is migrated. Never name a manager other writers use too
