@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -116,7 +118,9 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 	}
 	e.synced(t, ctx, live)
 	mark := e.counter.Snapshot()
-	obj, res, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"}))
+	var logged []string
+	logCtx := logr.NewContext(ctx, funcr.New(func(prefix, args string) { logged = append(logged, args) }, funcr.Options{}))
+	obj, res, err := corev1ensure.EnsureConfigMap(logCtx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +132,9 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 	}
 	if d := repairs(t, "repair-reset")["kind=ConfigMap,repair=managed-fields-reset"] - before["kind=ConfigMap,repair=managed-fields-reset"]; d != 1 {
 		t.Errorf("managed-fields-reset counted %v times, want 1", d)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], `"repair"="managed-fields-reset"`) || !strings.Contains(logged[0], `"name"="cfg"`) {
+		t.Errorf("log lines %q, want one naming the repair and the object", logged)
 	}
 	e.synced(t, ctx, obj)
 	mark = e.counter.Snapshot()
