@@ -43,6 +43,23 @@ object and what was done. desired is not modified.`, kind))
 			externalFromFuncs(f, u, k, aliases)
 		}
 		f.Line()
+		comment(f, fmt.Sprintf(`Apply%[1]sChanges writes what code changed on a %[1]s it read (before, a
+copy taken before the changes; after, the object changed), instead of an
+Update of the whole object: the changed fields and those the field
+manager already owns, applied with force, and no request when nothing
+changed. Give it a field manager of its own (ensure.FieldManager), apart
+from the object's creator. after receives the live object, as with an
+Update.`, kind))
+		f.Func().Id(contract.ApplyChanges(kind)).Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Qual(crClientPkg, "Client"),
+			jen.List(jen.Id("before"), jen.Id("after")).Op("*").Qual(k.Name.Pkg, kind),
+			jen.Id("opts").Op("...").Qual(ensureRuntimePkg, contract.ApplyOption),
+		).Params(jen.Op("*").Qual(k.Name.Pkg, kind), jen.Qual(ensureRuntimePkg, "Result"), jen.Error()).Block(
+			jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Qual(ensureRuntimePkg, contract.ApplyChangesFunc).Call(
+				jen.Id("ctx"), jen.Id("c"), jen.Id("before"), jen.Id("after"), withSchema(u, k)),
+			jen.Return(jen.Id("after"), jen.Id("res"), jen.Id("err")),
+		)
+		f.Line()
 		comment(f, fmt.Sprintf(`Owned%[1]sChanges is a predicate for Owns(&%[1]s{}) that drops update
 events changing nothing c's field manager owns (status churn, other
 managers' fields); deleted objects leave c's memory.`, kind))

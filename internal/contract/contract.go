@@ -68,6 +68,14 @@ func Ensure(kind string) string       { return "Ensure" + kind }
 func EnsureStatus(kind string) string { return "Ensure" + kind + "Status" }
 func OwnedChanges(kind string) string { return "Owned" + kind + "Changes" }
 
+// ApplyChanges names a kind's helper that applies what code changed on
+// an object it read (ApplyChanges of the runtime): before, after, opts.
+func ApplyChanges(kind string) string { return "Apply" + kind + "Changes" }
+
+// ApplyChangesFunc is the runtime's function the generated
+// Apply<Kind>Changes wrap.
+const ApplyChangesFunc = "ApplyChanges"
+
 // OwnedChangesKind is the kind an Owned<Kind>Changes predicate of a
 // helper package serves, or false when name is not one.
 func OwnedChangesKind(name string) (string, bool) {

@@ -26,6 +26,18 @@ func EnsureProject(ctx context.Context, c client.Client, owner client.Object, de
 	return obj, res, err
 }
 
+// ApplyProjectChanges writes what code changed on a Project it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyProjectChanges(ctx context.Context, c client.Client, before, after *platformv1alpha1.Project, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Project, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedProjectChanges is a predicate for Owns(&Project{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -55,6 +67,18 @@ func EnsureProxy(ctx context.Context, c client.Client, owner client.Object, desi
 	return obj, res, err
 }
 
+// ApplyProxyChanges writes what code changed on a Proxy it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyProxyChanges(ctx context.Context, c client.Client, before, after *platformv1alpha1.Proxy, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Proxy, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedProxyChanges is a predicate for Owns(&Proxy{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -82,6 +106,18 @@ func EnsureSandbox(ctx context.Context, c client.Client, owner client.Object, de
 	obj := &platformv1alpha1.Sandbox{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplySandboxChanges writes what code changed on a Sandbox it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplySandboxChanges(ctx context.Context, c client.Client, before, after *platformv1alpha1.Sandbox, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedSandboxChanges is a predicate for Owns(&Sandbox{}) that drops update

@@ -40,6 +40,18 @@ func StatusFromDeployment(in *appsv1.Deployment) *appsv1ac.DeploymentApplyConfig
 	return internal.StatusFrom_appsv1_Deployment(in)
 }
 
+// ApplyDeploymentChanges writes what code changed on a Deployment it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyDeploymentChanges(ctx context.Context, c client.Client, before, after *appsv1.Deployment, opts ...ssaensure.ApplyOption) (*appsv1.Deployment, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedDeploymentChanges is a predicate for Owns(&Deployment{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.

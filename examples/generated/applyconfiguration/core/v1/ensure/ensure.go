@@ -32,6 +32,18 @@ func FromConfigMap(in *corev1.ConfigMap) *corev1ac.ConfigMapApplyConfiguration {
 	return internal.From_corev1_ConfigMap(in)
 }
 
+// ApplyConfigMapChanges writes what code changed on a ConfigMap it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyConfigMapChanges(ctx context.Context, c client.Client, before, after *corev1.ConfigMap, opts ...ssaensure.ApplyOption) (*corev1.ConfigMap, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedConfigMapChanges is a predicate for Owns(&ConfigMap{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -65,6 +77,18 @@ func FromPod(in *corev1.Pod) *corev1ac.PodApplyConfiguration {
 // nil gives nil.
 func StatusFromPod(in *corev1.Pod) *corev1ac.PodApplyConfiguration {
 	return internal.StatusFrom_corev1_Pod(in)
+}
+
+// ApplyPodChanges writes what code changed on a Pod it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyPodChanges(ctx context.Context, c client.Client, before, after *corev1.Pod, opts ...ssaensure.ApplyOption) (*corev1.Pod, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedPodChanges is a predicate for Owns(&Pod{}) that drops update
@@ -102,6 +126,18 @@ func FromSecret(in *corev1.Secret) *corev1ac.SecretApplyConfiguration {
 	return internal.From_corev1_Secret(in)
 }
 
+// ApplySecretChanges writes what code changed on a Secret it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplySecretChanges(ctx context.Context, c client.Client, before, after *corev1.Secret, opts ...ssaensure.ApplyOption) (*corev1.Secret, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Secret"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedSecretChanges is a predicate for Owns(&Secret{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -137,6 +173,18 @@ func StatusFromService(in *corev1.Service) *corev1ac.ServiceApplyConfiguration {
 	return internal.StatusFrom_corev1_Service(in)
 }
 
+// ApplyServiceChanges writes what code changed on a Service it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyServiceChanges(ctx context.Context, c client.Client, before, after *corev1.Service, opts ...ssaensure.ApplyOption) (*corev1.Service, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedServiceChanges is a predicate for Owns(&Service{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -170,6 +218,18 @@ func EnsureServiceAccount(ctx context.Context, c client.Client, owner client.Obj
 // nil gives nil.
 func FromServiceAccount(in *corev1.ServiceAccount) *corev1ac.ServiceAccountApplyConfiguration {
 	return internal.From_corev1_ServiceAccount(in)
+}
+
+// ApplyServiceAccountChanges writes what code changed on a ServiceAccount it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyServiceAccountChanges(ctx context.Context, c client.Client, before, after *corev1.ServiceAccount, opts ...ssaensure.ApplyOption) (*corev1.ServiceAccount, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedServiceAccountChanges is a predicate for Owns(&ServiceAccount{}) that drops update

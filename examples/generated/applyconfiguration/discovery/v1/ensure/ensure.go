@@ -32,6 +32,18 @@ func FromEndpointSlice(in *discoveryv1.EndpointSlice) *discoveryv1ac.EndpointSli
 	return internal.From_discoveryv1_EndpointSlice(in)
 }
 
+// ApplyEndpointSliceChanges writes what code changed on a EndpointSlice it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyEndpointSliceChanges(ctx context.Context, c client.Client, before, after *discoveryv1.EndpointSlice, opts ...ssaensure.ApplyOption) (*discoveryv1.EndpointSlice, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedEndpointSliceChanges is a predicate for Owns(&EndpointSlice{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.

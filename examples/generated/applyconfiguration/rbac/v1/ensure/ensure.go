@@ -32,6 +32,18 @@ func FromClusterRole(in *rbacv1.ClusterRole) *rbacv1ac.ClusterRoleApplyConfigura
 	return internal.From_rbacv1_ClusterRole(in)
 }
 
+// ApplyClusterRoleChanges writes what code changed on a ClusterRole it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyClusterRoleChanges(ctx context.Context, c client.Client, before, after *rbacv1.ClusterRole, opts ...ssaensure.ApplyOption) (*rbacv1.ClusterRole, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedClusterRoleChanges is a predicate for Owns(&ClusterRole{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -57,6 +69,18 @@ func EnsureClusterRoleBinding(ctx context.Context, c client.Client, owner client
 // nil gives nil.
 func FromClusterRoleBinding(in *rbacv1.ClusterRoleBinding) *rbacv1ac.ClusterRoleBindingApplyConfiguration {
 	return internal.From_rbacv1_ClusterRoleBinding(in)
+}
+
+// ApplyClusterRoleBindingChanges writes what code changed on a ClusterRoleBinding it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyClusterRoleBindingChanges(ctx context.Context, c client.Client, before, after *rbacv1.ClusterRoleBinding, opts ...ssaensure.ApplyOption) (*rbacv1.ClusterRoleBinding, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedClusterRoleBindingChanges is a predicate for Owns(&ClusterRoleBinding{}) that drops update
@@ -86,6 +110,18 @@ func FromRole(in *rbacv1.Role) *rbacv1ac.RoleApplyConfiguration {
 	return internal.From_rbacv1_Role(in)
 }
 
+// ApplyRoleChanges writes what code changed on a Role it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyRoleChanges(ctx context.Context, c client.Client, before, after *rbacv1.Role, opts ...ssaensure.ApplyOption) (*rbacv1.Role, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.Role"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedRoleChanges is a predicate for Owns(&Role{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -111,6 +147,18 @@ func EnsureRoleBinding(ctx context.Context, c client.Client, owner client.Object
 // nil gives nil.
 func FromRoleBinding(in *rbacv1.RoleBinding) *rbacv1ac.RoleBindingApplyConfiguration {
 	return internal.From_rbacv1_RoleBinding(in)
+}
+
+// ApplyRoleBindingChanges writes what code changed on a RoleBinding it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyRoleBindingChanges(ctx context.Context, c client.Client, before, after *rbacv1.RoleBinding, opts ...ssaensure.ApplyOption) (*rbacv1.RoleBinding, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedRoleBindingChanges is a predicate for Owns(&RoleBinding{}) that drops update

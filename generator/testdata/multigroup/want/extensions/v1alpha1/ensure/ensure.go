@@ -25,6 +25,18 @@ func EnsureFilter(ctx context.Context, c client.Client, owner client.Object, des
 	return obj, res, err
 }
 
+// ApplyFilterChanges writes what code changed on a Filter it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyFilterChanges(ctx context.Context, c client.Client, before, after *extensionsv1alpha1.Filter, opts ...ssaensure.ApplyOption) (*extensionsv1alpha1.Filter, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedFilterChanges is a predicate for Owns(&Filter{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.

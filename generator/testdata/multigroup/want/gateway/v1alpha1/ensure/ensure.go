@@ -25,6 +25,18 @@ func EnsureGateway(ctx context.Context, c client.Client, owner client.Object, de
 	return obj, res, err
 }
 
+// ApplyGatewayChanges writes what code changed on a Gateway it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyGatewayChanges(ctx context.Context, c client.Client, before, after *gatewayv1alpha1.Gateway, opts ...ssaensure.ApplyOption) (*gatewayv1alpha1.Gateway, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedGatewayChanges is a predicate for Owns(&Gateway{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.

@@ -25,6 +25,18 @@ func EnsureAPIVersion(ctx context.Context, c client.Client, owner client.Object,
 	return obj, res, err
 }
 
+// ApplyAPIVersionChanges writes what code changed on a APIVersion it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyAPIVersionChanges(ctx context.Context, c client.Client, before, after *namesinput.APIVersion, opts ...ssaensure.ApplyOption) (*namesinput.APIVersion, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedAPIVersionChanges is a predicate for Owns(&APIVersion{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -43,6 +55,18 @@ func EnsureClient(ctx context.Context, c client.Client, owner client.Object, des
 	obj := &namesinput.Client{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplyClientChanges writes what code changed on a Client it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyClientChanges(ctx context.Context, c client.Client, before, after *namesinput.Client, opts ...ssaensure.ApplyOption) (*namesinput.Client, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedClientChanges is a predicate for Owns(&Client{}) that drops update
@@ -65,6 +89,18 @@ func EnsureCtx(ctx context.Context, c client.Client, owner client.Object, desire
 	return obj, res, err
 }
 
+// ApplyCtxChanges writes what code changed on a Ctx it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyCtxChanges(ctx context.Context, c client.Client, before, after *namesinput.Ctx, opts ...ssaensure.ApplyOption) (*namesinput.Ctx, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedCtxChanges is a predicate for Owns(&Ctx{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -83,6 +119,18 @@ func EnsureInterface(ctx context.Context, c client.Client, owner client.Object, 
 	obj := &namesinput.Interface{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplyInterfaceChanges writes what code changed on a Interface it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyInterfaceChanges(ctx context.Context, c client.Client, before, after *namesinput.Interface, opts ...ssaensure.ApplyOption) (*namesinput.Interface, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedInterfaceChanges is a predicate for Owns(&Interface{}) that drops update
@@ -105,6 +153,18 @@ func EnsureInternal(ctx context.Context, c client.Client, owner client.Object, d
 	return obj, res, err
 }
 
+// ApplyInternalChanges writes what code changed on a Internal it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyInternalChanges(ctx context.Context, c client.Client, before, after *namesinput.Internal, opts ...ssaensure.ApplyOption) (*namesinput.Internal, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedInternalChanges is a predicate for Owns(&Internal{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -123,6 +183,18 @@ func EnsureKind(ctx context.Context, c client.Client, owner client.Object, desir
 	obj := &namesinput.Kind{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplyKindChanges writes what code changed on a Kind it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyKindChanges(ctx context.Context, c client.Client, before, after *namesinput.Kind, opts ...ssaensure.ApplyOption) (*namesinput.Kind, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedKindChanges is a predicate for Owns(&Kind{}) that drops update
@@ -145,6 +217,18 @@ func EnsureManagedfields(ctx context.Context, c client.Client, owner client.Obje
 	return obj, res, err
 }
 
+// ApplyManagedfieldsChanges writes what code changed on a Managedfields it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyManagedfieldsChanges(ctx context.Context, c client.Client, before, after *namesinput.Managedfields, opts ...ssaensure.ApplyOption) (*namesinput.Managedfields, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedManagedfieldsChanges is a predicate for Owns(&Managedfields{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -163,6 +247,18 @@ func EnsureMetav1(ctx context.Context, c client.Client, owner client.Object, des
 	obj := &namesinput.Metav1{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplyMetav1Changes writes what code changed on a Metav1 it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyMetav1Changes(ctx context.Context, c client.Client, before, after *namesinput.Metav1, opts ...ssaensure.ApplyOption) (*namesinput.Metav1, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedMetav1Changes is a predicate for Owns(&Metav1{}) that drops update
@@ -185,6 +281,18 @@ func EnsureName(ctx context.Context, c client.Client, owner client.Object, desir
 	return obj, res, err
 }
 
+// ApplyNameChanges writes what code changed on a Name it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyNameChanges(ctx context.Context, c client.Client, before, after *namesinput.Name, opts ...ssaensure.ApplyOption) (*namesinput.Name, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedNameChanges is a predicate for Owns(&Name{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -203,6 +311,18 @@ func EnsureObject(ctx context.Context, c client.Client, owner client.Object, des
 	obj := &namesinput.Object{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplyObjectChanges writes what code changed on a Object it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyObjectChanges(ctx context.Context, c client.Client, before, after *namesinput.Object, opts ...ssaensure.ApplyOption) (*namesinput.Object, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedObjectChanges is a predicate for Owns(&Object{}) that drops update
@@ -225,6 +345,18 @@ func EnsureParser(ctx context.Context, c client.Client, owner client.Object, des
 	return obj, res, err
 }
 
+// ApplyParserChanges writes what code changed on a Parser it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyParserChanges(ctx context.Context, c client.Client, before, after *namesinput.Parser, opts ...ssaensure.ApplyOption) (*namesinput.Parser, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedParserChanges is a predicate for Owns(&Parser{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -243,6 +375,18 @@ func EnsureScheme(ctx context.Context, c client.Client, owner client.Object, des
 	obj := &namesinput.Scheme{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplySchemeChanges writes what code changed on a Scheme it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplySchemeChanges(ctx context.Context, c client.Client, before, after *namesinput.Scheme, opts ...ssaensure.ApplyOption) (*namesinput.Scheme, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedSchemeChanges is a predicate for Owns(&Scheme{}) that drops update
@@ -265,6 +409,18 @@ func EnsureTypes(ctx context.Context, c client.Client, owner client.Object, desi
 	return obj, res, err
 }
 
+// ApplyTypesChanges writes what code changed on a Types it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyTypesChanges(ctx context.Context, c client.Client, before, after *namesinput.Types, opts ...ssaensure.ApplyOption) (*namesinput.Types, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))}, opts...)...)
+	return after, res, err
+}
+
 // OwnedTypesChanges is a predicate for Owns(&Types{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -283,6 +439,18 @@ func EnsureWidgetList(ctx context.Context, c client.Client, owner client.Object,
 	obj := &namesinput.WidgetList{}
 	res, err := ssaensure.Apply(ctx, c, owner, desired, obj, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
 	return obj, res, err
+}
+
+// ApplyWidgetListChanges writes what code changed on a WidgetList it read (before, a
+// copy taken before the changes; after, the object changed), instead of an
+// Update of the whole object: the changed fields and those the field
+// manager already owns, applied with force, and no request when nothing
+// changed. Give it a field manager of its own (ensure.FieldManager), apart
+// from the object's creator. after receives the live object, as with an
+// Update.
+func ApplyWidgetListChanges(ctx context.Context, c client.Client, before, after *namesinput.WidgetList, opts ...ssaensure.ApplyOption) (*namesinput.WidgetList, ssaensure.Result, error) {
+	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
+	return after, res, err
 }
 
 // OwnedWidgetListChanges is a predicate for Owns(&WidgetList{}) that drops update

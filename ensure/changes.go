@@ -1,0 +1,156 @@
+package ensure
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// ApplyChanges writes what code changed on an object it read, instead of
+// an Update of the whole object: the fields after holds that before (the
+// object as read, copied before the changes) did not, or held otherwise,
+// applied with force under the field manager, together with the fields
+// that manager already owns (with after's values), so that none of those
+// is pruned; a field it owns that the code removed is (another writer's
+// field the code removed stays: an apply removes only its own). Nothing
+// is sent when the code changed nothing. The API server's answer lands in after,
+// as an Update's does.
+//
+// It is how an Update of a cached object of a kind other controllers
+// keep writing (a Pod the kubelet writes, a Service) stops 409ing and
+// stops claiming every field: give it a field manager of its own
+// (FieldManager), apart from the one that created the object, so the
+// creator's fields stay the creator's (docs/ensure.md, "Fields written
+// with Update before apply"). The generated Ensure<Kind>Changes helpers
+// call it with the kind's merge schema, which it needs: without one it
+// cannot tell a granular map from an atomic one.
+//
+// An object read without managedFields (a cache that strips them, a fake
+// client that keeps none) says nothing of what the manager owns, and an
+// apply of the changed fields alone could prune the rest: the Update the
+// code did is sent instead, under the field manager.
+func ApplyChanges(ctx context.Context, c client.Client, before, after client.Object, opts ...ApplyOption) (Result, error) {
+	o := newOptions(c, opts)
+	gvk, err := apiutil.GVKForObject(after, c.Scheme())
+	if err != nil {
+		return "", fmt.Errorf("ensure: the object's kind: %w", err)
+	}
+	if o.schema == nil {
+		return "", fmt.Errorf("ensure: ApplyChanges of %s %s needs the kind's merge schema (Schema; the generated Ensure%sChanges passes it)", gvk.Kind, after.GetName(), gvk.Kind)
+	}
+	label := func(res Result, err error) (Result, error) {
+		l := string(res)
+		if err != nil {
+			l = "error"
+			if asConflict(err) != nil {
+				l = "conflict"
+			}
+		}
+		applyTotal.WithLabelValues(metricsNameOf(c), gvk.Kind, l).Inc()
+		return res, err
+	}
+	if len(before.GetManagedFields()) == 0 {
+		rv := after.GetResourceVersion()
+		if err := c.Update(ctx, after, client.FieldOwner(o.fieldManager)); err != nil {
+			return label("", err)
+		}
+		if after.GetResourceVersion() == rv {
+			return label(Unchanged, nil)
+		}
+		return label(Configured, nil)
+	}
+	tb, err := typedOf(*o.schema, before)
+	if err != nil {
+		return "", err
+	}
+	ta, err := typedOf(*o.schema, after)
+	if err != nil {
+		return "", err
+	}
+	cmp, err := tb.Compare(ta)
+	if err != nil {
+		return "", fmt.Errorf("ensure: comparing %s %s with the object read: %w", gvk.Kind, after.GetName(), err)
+	}
+	changed := mainFields(cmp.Added.Union(cmp.Modified))
+	owned := &fieldpath.Set{}
+	for _, e := range before.GetManagedFields() {
+		if e.Manager != o.fieldManager || e.Operation != metav1.ManagedFieldsOperationApply || e.Subresource != "" || e.FieldsV1 == nil {
+			continue
+		}
+		set := &fieldpath.Set{}
+		if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+			return "", fmt.Errorf("ensure: the managedFields of %s %s: %w", gvk.Kind, after.GetName(), err)
+		}
+		owned = owned.Union(mainFields(set))
+	}
+	// A field the code removed goes when this manager owns it (the apply
+	// leaves it out); another writer's stays: an apply removes only its
+	// own fields.
+	if changed.Empty() && owned.Leaves().Intersection(cmp.Removed.Leaves()).Empty() {
+		return label(Skipped, nil)
+	}
+	want := changed.Union(owned)
+	m, ok := ta.ExtractItems(want.Leaves(), typed.WithAppendKeyFields()).AsValue().Unstructured().(map[string]any)
+	if !ok {
+		m = map[string]any{}
+	}
+	md, _ := m["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		m["metadata"] = md
+	}
+	m["apiVersion"], m["kind"] = gvk.GroupVersion().String(), gvk.Kind
+	md["name"] = after.GetName()
+	if ns := after.GetNamespace(); ns != "" {
+		md["namespace"] = ns
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	rv := after.GetResourceVersion()
+	// An apply carries no resourceVersion (the patch's body asks the
+	// object for one: it is zeroed first), and the answer lands in after.
+	reset(after, gvk)
+	start := time.Now()
+	err = c.Patch(ctx, after, applyPatch(body), client.FieldOwner(o.fieldManager), client.ForceOwnership)
+	applyLatency.WithLabelValues(metricsNameOf(c), gvk.Kind).Observe(time.Since(start).Seconds())
+	if _, ok := after.(runtime.Unstructured); !ok {
+		after.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{}) // as an Update leaves a typed object
+	}
+	if err != nil {
+		if conflict := asConflict(err); conflict != nil {
+			return label("", conflict)
+		}
+		return label("", err)
+	}
+	if after.GetResourceVersion() == rv {
+		return label(Unchanged, nil)
+	}
+	return label(Configured, nil)
+}
+
+// mainFields is set without what an apply of the object does not send:
+// the status (another endpoint) and the metadata the API server sets.
+func mainFields(set *fieldpath.Set) *fieldpath.Set {
+	return set.Difference(ignoredFields).RecursiveDifference(notSent)
+}
+
+// notSent are the trees an apply of the object never sends, besides
+// ignoredFields' paths.
+var notSent = fieldpath.NewSet(
+	fieldpath.MakePathOrDie("status"),
+	fieldpath.MakePathOrDie("metadata", "managedFields"),
+	fieldpath.MakePathOrDie("metadata", "deletionTimestamp"),
+	fieldpath.MakePathOrDie("metadata", "deletionGracePeriodSeconds"),
+)
