@@ -22,9 +22,12 @@ func runUpdateFromScratch(p *pass) {
 			// Optimistic locking on purpose — unless another controller
 			// keeps writing the object: then the cached copy is often stale.
 			if kind := p.kindOf(call.Args[1]); writtenByOthers[kind] {
-				p.Report(diag(call.Pos(), contract.CategoryUpdateCachedChurning,
+				d := diag(call.Pos(), contract.CategoryUpdateCachedChurning,
 					"Update of a "+kind+" read from the cache: another controller keeps writing it (status, scale, endpoints), so the copy is often stale and the write 409s",
-					helper(kind, "")+": apply only the fields you own, without a resourceVersion"))
+					contract.ApplyChanges(kind)+": apply what the code changed, under a field manager of its own, without a resourceVersion")
+				var why string
+				d.SuggestedFixes, why = p.updateCachedFix(call, stack, body, v)
+				p.Report(withWhy(d, why))
 			}
 			return true
 		}

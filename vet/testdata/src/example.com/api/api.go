@@ -1,7 +1,10 @@
 // Package api has stub kinds for analyzer tests.
 package api
 
-type ObjectMeta struct{ Name, Namespace, GenerateName, ResourceVersion string }
+type ObjectMeta struct {
+	Name, Namespace, GenerateName, ResourceVersion string
+	Labels                                         map[string]string
+}
 
 func (m *ObjectMeta) GetName() string { return m.Name }
 
@@ -21,3 +24,6 @@ type Pod struct {
 type PodStatus struct{ Phase string }
 type Deployment struct{ ObjectMeta }
 type Service struct{ ObjectMeta }
+
+func (in *Pod) DeepCopy() *Pod         { out := *in; return &out }
+func (in *Service) DeepCopy() *Service { out := *in; return &out }

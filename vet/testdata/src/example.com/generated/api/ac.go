@@ -9,3 +9,5 @@ type PodApplyConfiguration struct{}
 func FromPod(in *api.Pod) *PodApplyConfiguration { return nil }
 
 func StatusFromPod(in *api.Pod) *PodApplyConfiguration { return nil }
+
+type ServiceApplyConfiguration struct{}

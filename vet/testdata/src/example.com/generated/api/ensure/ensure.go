@@ -18,3 +18,15 @@ func EnsurePod(ctx context.Context, c client.Client, owner client.Object, desire
 func EnsurePodStatus(ctx context.Context, c client.Client, desired *apiac.PodApplyConfiguration, opts ...ssaensure.ApplyOption) (*api.Pod, ssaensure.Result, error) {
 	return nil, "", nil
 }
+
+func ApplyPodChanges(ctx context.Context, c client.Client, before, after *api.Pod, opts ...ssaensure.ApplyOption) (*api.Pod, ssaensure.Result, error) {
+	return nil, "", nil
+}
+
+func EnsureService(ctx context.Context, c client.Client, owner client.Object, desired *apiac.ServiceApplyConfiguration, opts ...ssaensure.ApplyOption) (*api.Service, ssaensure.Result, error) {
+	return nil, "", nil
+}
+
+func ApplyServiceChanges(ctx context.Context, c client.Client, before, after *api.Service, opts ...ssaensure.ApplyOption) (*api.Service, ssaensure.Result, error) {
+	return nil, "", nil
+}

@@ -10,3 +10,7 @@ const Created Result = "created"
 func NoOwner() ApplyOption { return nil }
 
 func Err[T any](_ T, _ Result, err error) error { return err }
+
+type FieldManager string
+
+func (FieldManager) apply() {}
