@@ -406,6 +406,31 @@ func TestRepairReusedApplyConfiguration(t *testing.T) {
 	if d := repairs(t, "repair-reused")["kind=ConfigMap,repair=reused-configuration"]; d != 1 {
 		t.Errorf("reused-configuration counted %v times, want 1", d)
 	}
+	// A list-map item whose key field our entry does not hold (the soak's
+	// seed 1795734544282018254 left one): the item still goes with its key.
+	px, _, err := gen.EnsureProxy(ctx, c, e.owner, proxy("default", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf := px.GetManagedFields()
+	for i := range mf {
+		if mf[i].Manager == manager {
+			mf[i].FieldsV1.Raw = []byte(strings.Replace(string(mf[i].FieldsV1.Raw), `"f:name":{},`, "", 1))
+		}
+	}
+	b, _ = json.Marshal([]map[string]any{{"op": "replace", "path": "/metadata/managedFields", "value": mf}})
+	if err := e.direct.Patch(ctx, px, client.RawPatch(types.JSONPatchType, b)); err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, px)
+	pxc := proxy("default", 2)
+	if err := e.c.Apply(ctx, pxc, client.FieldOwner(manager), client.ForceOwnership, client.DryRunAll); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gen.EnsureProxy(ctx, c, e.owner, pxc); err != nil {
+		t.Fatalf("a reused Proxy configuration: %v", err)
+	}
+
 	// Through another field manager, nothing in it is that manager's: an
 	// error, never a forced apply of every field.
 	_, _, err = corev1ensure.EnsureConfigMap(ctx, ensure.NewClient(e.c, ensure.FieldManager("renamed")), e.owner, cm)
