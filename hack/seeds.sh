@@ -211,15 +211,15 @@ agentsandbox() {
   health $pkgs
   scenario
 
-  say "ssagen generate (its API with --ensure; Pod with --ensure-kinds)"
+  say "ssagen generate (its API with --ensure; Pod and Service with --ensure-kinds)"
   use_runtime
-  "$bin" generate -v --ensure --ensure-kinds k8s.io/api/core/v1.Pod --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
+  "$bin" generate -v --ensure --ensure-kinds k8s.io/api/core/v1.Pod,k8s.io/api/core/v1.Service --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
 
   say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
   "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
 
-  say "the Sandbox controller rewritten by hand (hack/seeds/agentsandbox-rewrite.py; docs/seeds.md)"
+  say "the watches -fix declines rewritten by hand (hack/seeds/agentsandbox-rewrite.py; docs/seeds.md)"
   python3 "$root/hack/seeds/agentsandbox-rewrite.py"
   gofmt -w controllers
   git diff --stat -- controllers

@@ -142,8 +142,8 @@ func (p *pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, 
 	return token.NoPos, "no statement holds the read"
 }
 
-// reassigned reports an assignment to v itself (not to its fields)
-// between from and to.
+// reassigned reports an assignment to v itself (not to its fields, and
+// not of nil) between from and to.
 func (p *pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -151,14 +151,26 @@ func (p *pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos)
 		if !ok || as.Pos() < from || as.Pos() > to {
 			return !found
 		}
-		for _, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == v {
+		for i, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == v && !(len(as.Rhs) == len(as.Lhs) && p.isNil(as.Rhs[i])) {
 				found = true
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// isNil reports the predeclared nil: a variable set to it points at no
+// other object (and an Update of it would panic, so no path from there
+// reaches the write).
+func (p *pass) isNil(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := p.TypesInfo.ObjectOf(id).(*types.Nil)
+	return isNil
 }
 
 // freshName is name, or name with a number, unused in the scope at pos.

@@ -20,7 +20,13 @@ func (r *SandboxReconciler) labelPod(ctx context.Context, hash string, extra map
 	pod := &api.Pod{}
 	err := r.Get(ctx, client.ObjectKey{Name: "p"}, pod)
 	if err != nil {
-		return err
+		if !errors.Is(err, context.Canceled) {
+			return err
+		}
+		pod = nil
+	}
+	if pod == nil {
+		return nil
 	}
 	if pod.Labels == nil {
 		pod.Labels = map[string]string{}
