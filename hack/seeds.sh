@@ -171,9 +171,9 @@ nso() {
   health $pkgs
   scenario
 
-  say "ssagen generate (its API with --ensure; Gateway, HTTPRoute, HTTPRouteFilter, EndpointSlice with --ensure-kinds)"
+  say "ssagen generate (its API with --ensure; the kinds its controllers write with --ensure-kinds)"
   use_runtime
-  "$bin" generate -v --ensure --ensure-kinds sigs.k8s.io/gateway-api/apis/v1.Gateway,sigs.k8s.io/gateway-api/apis/v1.HTTPRoute,github.com/envoyproxy/gateway/api/v1alpha1.HTTPRouteFilter,k8s.io/api/discovery/v1.EndpointSlice --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
+  "$bin" generate -v --ensure --ensure-kinds sigs.k8s.io/gateway-api/apis/v1.Gateway,sigs.k8s.io/gateway-api/apis/v1.HTTPRoute,sigs.k8s.io/gateway-api/apis/v1.GatewayClass,github.com/envoyproxy/gateway/api/v1alpha1.HTTPRouteFilter,github.com/envoyproxy/gateway/api/v1alpha1.EnvoyPatchPolicy,go.miloapis.com/dns-operator/api/v1alpha1.DNSRecordSet,k8s.io/api/discovery/v1.EndpointSlice,k8s.io/api/coordination/v1.Lease --output-dir internal/ssa ./api/... 2>&1 | { grep -v '^wrote ' || true; }
   echo "files: $(find internal/ssa -name '*.go' | wc -l)"
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
 

@@ -21,8 +21,10 @@ object and calls the generated helper:
   them out never touches;
 - the EndpointSlice annotation sync goes: an apply that stops sending an
   annotation it set removes it;
-- the status Update in the deferred function becomes EnsureHTTPProxyStatus
-  (a status apply, no resourceVersion, skipped when nothing changed);
+- the status Update in the deferred function, which -fix makes
+  EnsureHTTPProxyStatus of the converted status (a status apply, no
+  resourceVersion, skipped when nothing changed), goes through the
+  cluster's ensure.Client;
 - the helpers write through one ensure.Client per cluster, which the
   reconciler keeps by cluster name (multicluster-runtime hands it a
   cluster per request): the memory of its applies, so an unchanged child
@@ -32,6 +34,8 @@ object and calls the generated helper:
 Every edit checks that the text it replaces is there, and fails loudly
 otherwise.
 """
+import sys
+
 from edits import Source
 
 src = Source("internal/controller/httpproxy_controller.go", "nso-rewrite")
@@ -61,16 +65,15 @@ replace('''	"strings"
 ''')
 replace('''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alpha"
 ''', f'''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alpha"
-	proxyac "{MOD}/api/v1alpha"
-	proxyensure "{MOD}/api/v1alpha/ensure"
 	gatewayv1ac "{MOD}/apis/v1"
 	gatewayv1ensure "{MOD}/apis/v1/ensure"
 	discoveryv1ensure "{MOD}/discovery/v1/ensure"
 	routefilterac "{MOD}/gateway/v1alpha1"
 	routefilterensure "{MOD}/gateway/v1alpha1/ensure"
-	ssaensure "github.com/ssagen/ssagen/ensure"
 	discoveryv1ac "k8s.io/client-go/applyconfigurations/discovery/v1"
 ''')
+if 'ssaensure "github.com/ssagen/ssagen/ensure"' not in src.text:
+    sys.exit("nso-rewrite: run after ssagen vet -fix, which imports the runtime as ssaensure")
 
 # One ensure.Client per cluster, kept by the reconciler: the memory of its
 # applies, so an unchanged child costs no request (docs/ensure.md,
@@ -123,16 +126,11 @@ replace('''	cl, err := r.mgr.GetCluster(ctx, req.ClusterName)
 	ec := r.ensureClient(req.ClusterName, cl)
 ''')
 
-# The status Update in the deferred function.
-replace('''		if !equality.Semantic.DeepEqual(httpProxy.Status, httpProxyCopy.Status) {
-			httpProxy.Status = httpProxyCopy.Status
-			if statusErr := cl.GetClient().Status().Update(ctx, &httpProxy); statusErr != nil {''',
-        '''		if !equality.Semantic.DeepEqual(httpProxy.Status, httpProxyCopy.Status) {
-			status, statusErr := applyConfigurationOf(proxyac.HTTPProxyStatus(), httpProxyCopy.Status)
-			if statusErr == nil {
-				_, _, statusErr = proxyensure.EnsureHTTPProxyStatus(ctx, ec, proxyac.HTTPProxy(httpProxy.Name, httpProxy.Namespace).WithStatus(status))
-			}
-			if statusErr != nil {''')
+# The status Update in the deferred function: -fix made it
+# EnsureHTTPProxyStatus of the converted status through the cluster's plain
+# client; the cluster's ensure.Client carries the memory of its applies.
+replace('''apiv1alphaensure.EnsureHTTPProxyStatus(ctx, cl.GetClient(), apiv1alphaac.StatusFromHTTPProxy(&httpProxy))''',
+        '''apiv1alphaensure.EnsureHTTPProxyStatus(ctx, ec, apiv1alphaac.StatusFromHTTPProxy(&httpProxy))''')
 
 
 def conflict(kind, name_expr):
