@@ -35,6 +35,14 @@ import (
 // call it with the kind's merge schema, which it needs: without one it
 // cannot tell a granular map from an atomic one.
 //
+// The fields it owns are sent with the values after holds: what the code
+// read, when it did not change them. Within the cache's lag, another
+// writer may have changed one since; the apply (with force, as the Update
+// overwrote) sets it back, as the retry of the Update's 409 would have
+// when the code sets it on every reconcile. A field the code sets only
+// at times is better applied with the kind's Ensure helper, from values
+// the controller computes.
+//
 // An object read without managedFields (a cache that strips them, a fake
 // client that keeps none) says nothing of what the manager owns, and an
 // apply of the changed fields alone could prune the rest: the Update the
