@@ -37,8 +37,8 @@ const (
 		"build the apply configuration of what it sets and call the helper (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyMutateFunc = "the mutate function is not written inline (a named function or variable): " +
 		"build the apply configuration of what it sets and call the helper (docs/vet.md, \"CreateOrUpdate by hand\")"
-	whyResultUsed = "the OperationResult of CreateOrUpdate is used after the call: the helper returns an ssaensure.Result " +
-		"(Created, Configured, Unchanged, Skipped) to use instead (docs/vet.md, \"CreateOrUpdate by hand\")"
+	whyResultUsed = "the OperationResult of CreateOrUpdate is used after the call other than as a value of any type (a log's): " +
+		"the helper returns an ssaensure.Result (Created, Configured, Unchanged, Skipped) to use instead (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyNotOwnStatement = "the CreateOrUpdate call is not a statement of its own (`_, err := ...` or `if _, err := ...; err != nil`): " +
 		"assign its error first, then call the helper there"
 	whyArgs       = "CreateOrUpdate is called with other arguments than (ctx, client, object, mutate)"
@@ -232,9 +232,17 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	if in.convert != nil && stmt != ast.Stmt(as) {
 		return nil, in.whyNot // if _, err := CreateOrUpdate(...); err != nil: no room for the assignments
 	}
+	// The OperationResult, used only where any value goes (a log's
+	// key-value pair, a %v), becomes the helper's ssaensure.Result.
+	result := "_"
 	if !isBlank(as.Lhs[0]) {
-		return nil, whyResultUsed
+		id, ok := as.Lhs[0].(*ast.Ident)
+		if !ok || !p.onlyAsAny(id, funcBody(stack)) {
+			return nil, whyResultUsed
+		}
+		result = id.Name
 	}
+	in.result = result
 	// The mutate function: assignments, then the controller reference.
 	tree := newFieldTree()
 	if in.lit != nil && !tree.addLiteral(p, in.lit, nil) {
@@ -308,7 +316,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	helperCall := in.call(f, call.Args[0], clientText, b)
 	edits, removed := in.edits(p, b)
-	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)})
+	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, " + result + ", " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)})
 	removed = append(removed, as)
 	edits = append(edits, f.importEdits(removed, b+helperCall)...)
 	return []analysis.SuggestedFix{{
@@ -354,7 +362,7 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 		text.WriteString(f.node(a) + "\n" + indent)
 	}
 	helperCall := in.callWith(f, call.Args[0], clientText, desired)
-	text.WriteString("_, _, " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)
+	text.WriteString("_, " + in.result + ", " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)
 	edits := []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(text.String())}}
 	removed := []ast.Node{as}
 	if in.owner != nil {
@@ -366,4 +374,70 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 		Message:   fmt.Sprintf("Use %s.%s: apply the object the mutate function leaves, converted, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
 	}}, ""
+}
+
+// onlyAsAny reports whether every use of the variable id declares (or
+// assigns) in body is an argument where any value goes: a parameter of
+// interface type, or the variadic ...any of a logger or a format. Its
+// type may then change to the helper's Result. A later assignment to it
+// (another CreateOrUpdate) is a use too: not rewritten with it, the
+// build that checks the fix refuses the mismatch.
+func (p *pass) onlyAsAny(id *ast.Ident, body *ast.BlockStmt) bool {
+	v, ok := p.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || body == nil {
+		return false
+	}
+	ok = true
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, isCall := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if !isCall {
+			if use, isID := n.(*ast.Ident); isID && use != id && p.TypesInfo.Uses[use] == v && !p.argOfCall(body, use) {
+				ok = false
+			}
+			return true
+		}
+		sig, _ := types.Unalias(p.TypesInfo.TypeOf(call.Fun)).(*types.Signature)
+		for i, a := range call.Args {
+			use, isID := ast.Unparen(a).(*ast.Ident)
+			if !isID || p.TypesInfo.Uses[use] != v {
+				continue
+			}
+			if sig == nil {
+				ok = false
+				continue
+			}
+			var param types.Type
+			switch {
+			case sig.Variadic() && i >= sig.Params().Len()-1:
+				param = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
+			case i < sig.Params().Len():
+				param = sig.Params().At(i).Type()
+			}
+			if param == nil || !types.IsInterface(param) {
+				ok = false
+			}
+		}
+		return true
+	})
+	return ok
+}
+
+// argOfCall reports whether the identifier is a direct argument of a
+// call in body (judged by onlyAsAny at the call).
+func (p *pass) argOfCall(body *ast.BlockStmt, id *ast.Ident) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			for _, a := range call.Args {
+				if ast.Unparen(a) == ast.Expr(id) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

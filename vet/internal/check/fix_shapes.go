@@ -75,6 +75,9 @@ type literalIntent struct {
 	// why fixes that need a literal decline it.
 	convert ast.Expr
 	whyNot  string
+	// result names the helper's Result in a CreateOrUpdate's rewrite:
+	// the OperationResult's variable, or "_".
+	result string
 }
 
 // literalIntentOf finds the intent of the object arg, written by the

@@ -2,6 +2,7 @@ package fixmutate
 
 import (
 	"context"
+	"fmt"
 
 	rbacv1ensure "example.com/generated/rbac/v1/ensure"
 
@@ -94,6 +95,17 @@ func (r *Reconciler) mutatedTypedDesired(ctx context.Context, desired desiredRol
 		role.Rules = desired.role.Rules
 		return nil
 	})
+	return err
+}
+
+// The operation result only logged: fixed; the helper's Result is logged.
+func (r *Reconciler) mutatedResultLogged(ctx context.Context, owner client.Object, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "l", Namespace: ns}}
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	})
+	fmt.Println("processed role", "result", result)
 	return err
 }
 
