@@ -362,7 +362,14 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 		text.WriteString(f.node(a) + "\n" + indent)
 	}
 	helperCall := in.callWith(f, call.Args[0], clientText, desired)
-	text.WriteString("_, " + in.result + ", " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)
+	// Read after the write, the variable takes the live object the
+	// helper returns, as CreateOrUpdate left it there; it is declared in
+	// this block (in.def), so := assigns it.
+	live := "_"
+	if in.usedAfter {
+		live = in.variable.Name()
+	}
+	text.WriteString(live + ", " + in.result + ", " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)
 	edits := []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(text.String())}}
 	removed := []ast.Node{as}
 	if in.owner != nil {

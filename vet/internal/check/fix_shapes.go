@@ -78,6 +78,9 @@ type literalIntent struct {
 	// result names the helper's Result in a CreateOrUpdate's rewrite:
 	// the OperationResult's variable, or "_".
 	result string
+	// usedAfter: a converted variable is read after the write, which left
+	// the live object in it (CreateOrUpdate does).
+	usedAfter bool
 }
 
 // literalIntentOf finds the intent of the object arg, written by the
@@ -145,8 +148,18 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 	if in.owner != nil {
 		allowed = append(allowed, in.owner)
 	}
+	siteEnd := token.NoPos
+	for _, n := range site {
+		siteEnd = max(siteEnd, n.End())
+	}
 	for id, o := range p.TypesInfo.Uses {
 		if o == objVar && !inAny(id, allowed) {
+			if in.convert != nil && siteEnd.IsValid() && id.Pos() > siteEnd {
+				// Read after the write: the variable must then hold the
+				// live object, as it did; the caller decides.
+				in.usedAfter = true
+				continue
+			}
 			return nil, whyUsed
 		}
 	}
@@ -365,6 +378,9 @@ func (p *pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.Bloc
 	in, why := p.literalIntentOf(create.Args[1], block, end, stack, site...)
 	if in == nil {
 		return nil, why
+	}
+	if in.usedAfter {
+		return nil, whyUsed
 	}
 	w := &createFix{in: in, f: &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}}
 	sig := in.helper.Type().(*types.Signature)

@@ -98,6 +98,25 @@ func (r *Reconciler) mutatedTypedDesired(ctx context.Context, desired desiredRol
 	return err
 }
 
+// Fixed: a copy of a typed desired object, with its controller, read and
+// its result logged after the write (network-services-operator's
+// HTTPRouteFilter): the variable takes the live object the helper returns.
+func (r *Reconciler) mutatedTypedDesiredRead(ctx context.Context, owner client.Object, desired desiredRoles) (string, error) {
+	role := desired.copyRole()
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		if err := controllerutil.SetControllerReference(owner, role, r.Scheme); err != nil {
+			return err
+		}
+		role.Rules = desired.role.Rules
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	fmt.Println("processed role", "result", result)
+	return role.ResourceVersion, nil
+}
+
 // The operation result only logged: fixed; the helper's Result is logged.
 func (r *Reconciler) mutatedResultLogged(ctx context.Context, owner client.Object, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "l", Namespace: ns}}
