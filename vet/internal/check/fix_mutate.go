@@ -383,14 +383,15 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 	}}, ""
 }
 
-// onlyAsAny reports whether every use of the variable id declares (or
-// assigns) in body is an argument where any value goes: a parameter of
-// interface type, or the variadic ...any of a logger or a format. Its
-// type may then change to the helper's Result. A later assignment to it
-// (another CreateOrUpdate) is a use too: not rewritten with it, the
-// build that checks the fix refuses the mismatch.
+// onlyAsAny reports whether the variable id declares in body is used
+// only as an argument where any value goes: a parameter of interface
+// type, or the variadic ...any of a logger or a format. Its type may then
+// change to the helper's Result. A later assignment to it (another
+// CreateOrUpdate) is a use that is not an argument: no.
 func (p *pass) onlyAsAny(id *ast.Ident, body *ast.BlockStmt) bool {
-	v, ok := p.TypesInfo.ObjectOf(id).(*types.Var)
+	// Declared by this statement: a variable declared elsewhere keeps its
+	// type, which the helper's Result does not fit.
+	v, ok := p.TypesInfo.Defs[id].(*types.Var)
 	if !ok || body == nil {
 		return false
 	}
