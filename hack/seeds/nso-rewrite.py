@@ -158,8 +158,18 @@ replace_between('''	gateway := desiredResources.gateway.DeepCopy()
 	logger.Info("processed gateway", "name", gateway.Name, "result", result)
 ''')
 
-# The HTTPRouteFilters.
-replace_between('''		for _, desiredFilter := range desiredResources.httpRouteFilters {
+# The HTTPRouteFilters: -fix rewrites this site (the desired copy
+# converted by FromHTTPRouteFilter); it then only goes through the
+# cluster's ensure.Client. Before -fix did, the script wrote it.
+if "FromHTTPRouteFilter(httpRouteFilter)" in src.text:
+    lines = src.text.split("\n")
+    hits = [i for i, l in enumerate(lines) if "FromHTTPRouteFilter(httpRouteFilter)" in l and "cl.GetClient()" in l]
+    if len(hits) != 1:
+        sys.exit("nso-rewrite: expected one -fix'd EnsureHTTPRouteFilter call through cl.GetClient()")
+    lines[hits[0]] = lines[hits[0]].replace("cl.GetClient()", "ec")
+    src.text = "\n".join(lines)
+else:
+  replace_between('''		for _, desiredFilter := range desiredResources.httpRouteFilters {
 			httpRouteFilter := desiredFilter.DeepCopy()
 ''', '''			logger.Info("processed httproutefilter", "name", httpRouteFilter.Name, "result", result)
 ''', '''		for _, desiredFilter := range desiredResources.httpRouteFilters {
@@ -173,6 +183,12 @@ replace_between('''		for _, desiredFilter := range desiredResources.httpRouteFil
 			}
 			logger.Info("processed httproutefilter", "name", httpRouteFilter.Name, "result", result)
 ''')
+
+# Imports the script added that nothing uses once -fix wrote a site.
+for name in ("routefilterac", "routefilterensure"):
+    if name + "." not in src.text:
+        lines = src.text.split("\n")
+        src.text = "\n".join(l for l in lines if not l.startswith("\t" + name + " "))
 
 # The HTTPRoute.
 replace_between('''	httpRoute := desiredResources.httpRoute.DeepCopy()
