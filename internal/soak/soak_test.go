@@ -120,8 +120,10 @@ type run struct {
 	lastGood int
 	failed   bool
 	memLoss  int // restarts and handovers: the doubt bound's events
-	// reusedApplies are the reconciles given a reused configuration: a
-	// new intent to the memory, one apply each at most (the bound).
+	// reusedApplies are the reconciles given a reused configuration: its
+	// cut-down bytes are a new intent to the memory, and so is the
+	// controller's own intent at the next reconcile: two no-op applies
+	// each at most (the bound).
 	reusedApplies int
 	doubts        []string
 	baseG         int
@@ -685,9 +687,9 @@ func (r *run) quiet(at string) {
 	}
 	// (c) our requests against the changes, with the doubt bound.
 	r.rep.Requests = r.requests()
-	r.rep.Bound = len(r.children)*r.memLoss + r.reusedApplies
+	r.rep.Bound = len(r.children)*r.memLoss + 2*r.reusedApplies
 	if r.rep.Requests > r.rep.Changes+r.rep.Bound || r.rep.Doubts > r.rep.Bound {
-		r.violation(nil, "%s: (c) %d requests for %d changes, %d doubts: more than the bound of %d (%d children × %d restarts and handovers, %d reused configurations)",
+		r.violation(nil, "%s: (c) %d requests for %d changes, %d doubts: more than the bound of %d (%d children × %d restarts and handovers, 2 × %d reused configurations)",
 			at, r.rep.Requests, r.rep.Changes, r.rep.Doubts, r.rep.Bound, len(r.children), r.memLoss, r.reusedApplies)
 		return
 	}
