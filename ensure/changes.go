@@ -108,7 +108,7 @@ func ApplyChanges(ctx context.Context, c client.Client, before, after client.Obj
 		return label(Skipped, nil)
 	}
 	want := changed.Union(owned)
-	m, ok := ta.ExtractItems(want.Leaves(), typed.WithAppendKeyFields()).AsValue().Unstructured().(map[string]any)
+	m, ok := extract(ta, want)
 	if !ok {
 		m = map[string]any{}
 	}
@@ -162,3 +162,47 @@ var notSent = fieldpath.NewSet(
 	fieldpath.MakePathOrDie("metadata", "deletionTimestamp"),
 	fieldpath.MakePathOrDie("metadata", "deletionGracePeriodSeconds"),
 )
+
+// extract is the part of tv that set names, as a JSON object: every
+// field below a path of set, and the key fields of the list-map items on
+// the way. (structured-merge-diff's ExtractItems with WithAppendKeyFields
+// does the same, but v6.3.0 — k8s.io v0.34's — appends a list item twice
+// when the set names both the item and a field of it; so the set handed
+// to it names leaves only: an item's own path is replaced by its fields.)
+func extract(tv *typed.TypedValue, set *fieldpath.Set) (map[string]any, bool) {
+	full, err := tv.ToFieldSet()
+	if err != nil {
+		return nil, false
+	}
+	leaves := fieldpath.NewSet()
+	set.Leaves().Iterate(func(p fieldpath.Path) {
+		sub := full
+		for _, pe := range p {
+			sub = sub.WithPrefix(pe)
+		}
+		if sub.Empty() {
+			leaves.Insert(p)
+			return
+		}
+		sub.Leaves().Iterate(func(rel fieldpath.Path) {
+			abs := make(fieldpath.Path, 0, len(p)+len(rel))
+			leaves.Insert(append(append(abs, p...), rel...))
+		})
+	})
+	keyed := leaves.Union(fieldpath.NewSet())
+	leaves.Iterate(func(p fieldpath.Path) {
+		for i, pe := range p {
+			if pe.Key == nil {
+				continue
+			}
+			for _, f := range *pe.Key {
+				name := f.Name
+				kp := make(fieldpath.Path, i+1, i+2)
+				copy(kp, p[:i+1])
+				keyed.Insert(append(kp, fieldpath.PathElement{FieldName: &name}))
+			}
+		}
+	})
+	m, ok := tv.ExtractItems(keyed.Leaves()).AsValue().Unstructured().(map[string]any)
+	return m, ok
+}

@@ -128,7 +128,7 @@ func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client
 	if keep.Difference(ignoredFields).Empty() {
 		return anew(fmt.Sprintf("none of them is field manager %q's", o.fieldManager))
 	}
-	m, ok := snap.ExtractItems(keep.Leaves(), typed.WithAppendKeyFields()).AsValue().Unstructured().(map[string]any)
+	m, ok := extract(snap, keep)
 	if !ok {
 		m = map[string]any{}
 	}
