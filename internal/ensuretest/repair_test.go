@@ -206,17 +206,31 @@ func TestRepairStaleAPIVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	const manager = "proxy-controller"
-	for _, name := range []string{"plain", "edge", "edge-stale-mapper"} {
+	for _, name := range []string{"probe", "plain", "edge", "edge-stale-mapper"} {
 		if _, _, err := gen.EnsureProxy(ctx, ensure.NewClient(e.c, ensure.FieldManager(manager)), e.owner, ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(1))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A CRD version served, written through by another writer, removed.
 	withVersion(t, ctx, e.direct, e.cfg, "v1alpha0", true)
-	for _, name := range []string{"plain", "edge", "edge-stale-mapper"} {
+	for _, name := range []string{"probe", "plain", "edge", "edge-stale-mapper"} {
 		legacyLabel(t, ctx, e.direct, name, "v1alpha0", "legacy-writer")
 	}
 	withVersion(t, ctx, e.direct, e.cfg, "v1alpha0", false)
+	// The handler of the served version learns of the removal a moment
+	// after discovery does: until then an apply still converts. A probe
+	// object takes that moment.
+	for i := 0; ; i++ {
+		err := e.direct.Patch(ctx, &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: "default"}},
+			applyPatchOf(t, ac.Proxy("probe", "default").WithSpec(ac.ProxySpec().WithReplicas(int32(2+i%2)))), client.FieldOwner(manager), client.ForceOwnership)
+		if err != nil && strings.Contains(err.Error(), "invalid group/version") {
+			break
+		}
+		if i == 300 {
+			t.Fatalf("an apply over an entry at the removed version was never refused: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 
 	// Without: every apply is refused (kubernetes #111937), by anyone.
 	p := &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: "plain", Namespace: "default"}}
