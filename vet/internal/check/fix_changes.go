@@ -49,12 +49,7 @@ func (p *pass) updateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 	if !ok {
 		return nil, fmt.Sprintf("the helper package has no %s: regenerate the helpers with this ssagen (ssagen generate)", contract.ApplyChanges(kind))
 	}
-	var file *ast.File
-	for _, n := range stack {
-		if f, ok := n.(*ast.File); ok {
-			file = f
-		}
-	}
+	file := fileOf(stack)
 	read := p.lastRead(body, v, call.Pos())
 	if file == nil || read == nil {
 		return nil, "no read of the object before the Update in this function"

@@ -117,12 +117,7 @@ func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 				"apply only the fields this code owns (%s with the status apply configuration, docs/vet.md)", kind, p.Fset.Position(w.pos), contract.EnsureStatus(kind))
 		}
 	}
-	var file *ast.File
-	for _, n := range stack {
-		if f, ok := n.(*ast.File); ok {
-			file = f
-		}
-	}
+	file := fileOf(stack)
 	if file == nil {
 		return nil, whyUpdateShape
 	}
@@ -168,6 +163,16 @@ func (p *pass) receiverOf(stack []ast.Node) types.Type {
 			return ptr.Elem()
 		}
 		return recv
+	}
+	return nil
+}
+
+// fileOf is the file of the stack's innermost node.
+func fileOf(stack []ast.Node) *ast.File {
+	for _, n := range stack {
+		if f, ok := n.(*ast.File); ok {
+			return f
+		}
 	}
 	return nil
 }
