@@ -115,14 +115,7 @@ func serveVersion(ctx context.Context, c client.Client, v string, served bool) e
 func formerRelease(ctx context.Context, c client.Client, ch *child, op soak.Op) (map[string]map[string]*string, error) {
 	v := "r" + strconv.Itoa(op.N)
 	changes := map[string]map[string]*string{formerV1: {"metadata.labels.release": &v}}
-	if err := updateAs(ctx, c, ch, formerV1, func(obj client.Object) {
-		l := obj.GetLabels()
-		if l == nil {
-			l = map[string]string{}
-		}
-		l["release"] = v
-		obj.SetLabels(l)
-	}); err != nil || !ch.proxy {
+	if err := labelAs(ctx, c, ch, formerV1, "release", v); err != nil || !ch.proxy {
 		return changes, err
 	}
 	addr := fmt.Sprintf("10.254.%d.%d", op.N/250%250, op.N%250)

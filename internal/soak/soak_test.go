@@ -253,14 +253,7 @@ func (r *run) execute(op soak.Op) {
 		}
 		v := strconv.Itoa(op.N)
 		note("%s by %s (Update): label other-operator=%s", ch.name, otherOp, v)
-		r.must(updateAs(ctx, r.direct, ch, otherOp, func(obj client.Object) {
-			l := obj.GetLabels()
-			if l == nil {
-				l = map[string]string{}
-			}
-			l["other-operator"] = v
-			obj.SetLabels(l)
-		}), "%s updating %s", otherOp, ch.name)
+		r.must(labelAs(ctx, r.direct, ch, otherOp, "other-operator", v), "%s updating %s", otherOp, ch.name)
 		ch.model.Update(otherOp, map[string]*string{"metadata.labels.other-operator": &v})
 	case soak.KubectlApply:
 		if !ch.model.Exists {
@@ -391,14 +384,7 @@ func (r *run) execute(op soak.Op) {
 			return
 		}
 		v := strconv.Itoa(op.N)
-		r.must(updateAs(ctx, r.direct, ch, otherOp, func(obj client.Object) {
-			l := obj.GetLabels()
-			if l == nil {
-				l = map[string]string{}
-			}
-			l["other-operator"] = v
-			obj.SetLabels(l)
-		}), "%s updating %s", otherOp, ch.name)
+		r.must(labelAs(ctx, r.direct, ch, otherOp, "other-operator", v), "%s updating %s", otherOp, ch.name)
 		ch.model.Update(otherOp, map[string]*string{"metadata.labels.other-operator": &v})
 		ch.reused, ch.reusedFor = cfg, ch.intent.String()
 		r.reusedApplies++

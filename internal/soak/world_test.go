@@ -375,6 +375,18 @@ func updateAs(ctx context.Context, c client.Client, ch *child, manager string, c
 	}
 }
 
+// labelAs sets the child's label key to value with Update as manager.
+func labelAs(ctx context.Context, c client.Client, ch *child, manager, key, value string) error {
+	return updateAs(ctx, c, ch, manager, func(obj client.Object) {
+		l := obj.GetLabels()
+		if l == nil {
+			l = map[string]string{}
+		}
+		l[key] = value
+		obj.SetLabels(l)
+	})
+}
+
 // kubectlApply is a person's `kubectl apply` of a label, client-side: a
 // patch with kubectl's last-applied annotation, as manager
 // kubectl-client-side-apply. It returns the two fields it writes.
