@@ -229,7 +229,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 		return nil, why
 	}
-	if in.convert != nil && stmt != ast.Stmt(as) {
+	if (in.convert != nil || in.keep) && stmt != ast.Stmt(as) {
 		return nil, in.whyNot // if _, err := CreateOrUpdate(...); err != nil: no room for the assignments
 	}
 	// The OperationResult, used only where any value goes (a log's
@@ -249,6 +249,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		return nil, whyField
 	}
 	var assigns []ast.Stmt
+	keep := false // a statement only the typed object carries
 	reads := func(e ast.Expr) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
@@ -267,12 +268,29 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			if s.Tok != token.ASSIGN || len(s.Lhs) != 1 || len(s.Rhs) != 1 || reads(s.Rhs[0]) {
 				return nil, whyMutate
 			}
+			if ix, isIndex := s.Lhs[0].(*ast.IndexExpr); isIndex {
+				// v.Labels[k] = x: one key of a map field; the typed
+				// object carries it, converted.
+				if !p.isMap(ix.X) || p.fieldPath(ix.X, in.variable) == nil || reads(ix.Index) || in.variable == nil || in.lit == nil && in.convert == nil {
+					return nil, whyMutate
+				}
+				keep = true
+				assigns = append(assigns, s)
+				continue
+			}
 			path := p.fieldPath(s.Lhs[0], in.variable)
-			if path == nil || in.convert == nil && !tree.set(path, s.Rhs[0]) {
+			if path == nil || in.convert == nil && !in.keep && !tree.set(path, s.Rhs[0]) {
 				return nil, whyMutate
 			}
 			assigns = append(assigns, s)
 		case *ast.IfStmt:
+			if p.mapInit(s, in) {
+				// if v.Labels == nil { v.Labels = map[string]string{} }:
+				// the map the next assignments fill, on the typed object.
+				keep = true
+				assigns = append(assigns, s)
+				continue
+			}
 			// if err := controllerutil.SetControllerReference(...); err != nil { return err }
 			init, ok := s.Init.(*ast.AssignStmt)
 			if !ok || len(init.Rhs) != 1 || !p.setsOwner(init.Rhs[0], in) || s.Else != nil || len(s.Body.List) != 1 {
@@ -292,10 +310,16 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			return nil, whyMutate
 		}
 	}
+	if keep && in.convert == nil {
+		if in.variable == nil || in.lit == nil || stmt != ast.Stmt(as) {
+			return nil, whyMutate
+		}
+		in.keep = true
+	}
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := in.helper.Type().(*types.Signature)
 	ac := acNamed(sig.Params().At(contract.ParamDesired).Type())
-	if in.convert != nil {
+	if in.convert != nil || in.keep {
 		return p.convertedMutateFix(f, in, call, as, assigns, ac)
 	}
 	b, ok := f.builder(tree.literal(), ac, true)
@@ -325,6 +349,46 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	}}, ""
 }
 
+// isMap reports whether e is of a map type.
+func (p *pass) isMap(e ast.Expr) bool {
+	t := p.TypesInfo.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+// mapInit reports `if v.F == nil { v.F = make(map…) }` (or a map literal)
+// on a map field F of the intent's variable: on the typed object the
+// rewrite keeps, it makes the map the next assignments fill.
+func (p *pass) mapInit(s *ast.IfStmt, in *literalIntent) bool {
+	if s.Init != nil || s.Else != nil || len(s.Body.List) != 1 || in.variable == nil {
+		return false
+	}
+	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok || cond.Op != token.EQL || !isNil(cond.Y) || !p.isMap(cond.X) || p.fieldPath(cond.X, in.variable) == nil {
+		return false
+	}
+	as, ok := s.Body.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || types.ExprString(as.Lhs[0]) != types.ExprString(cond.X) {
+		return false
+	}
+	switch r := ast.Unparen(as.Rhs[0]).(type) {
+	case *ast.CompositeLit:
+		return len(r.Elts) == 0
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(r.Fun).(*ast.Ident)
+		return ok && id.Name == "make" && p.TypesInfo.Uses[id] == types.Universe.Lookup("make")
+	}
+	return false
+}
+
+func isNil(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
 // setsOwner reports a SetControllerReference(owner, obj, ...) of the
 // intent's object, and takes owner as the intent's.
 func (p *pass) setsOwner(e ast.Expr, in *literalIntent) bool {
@@ -348,7 +412,7 @@ func (p *pass) setsOwner(e ast.Expr, in *literalIntent) bool {
 //	_, _, err := rbacv1ensure.EnsureRole(ctx, r.Client, owner, rbacv1ensure.FromRole(role))
 func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExpr, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
 	sig := in.helper.Type().(*types.Signature)
-	desired, ok := f.converted(ac, in.helper, ast.NewIdent(in.variable.Name()))
+	desired, ok := f.converted(ac, in.helper, in.desiredExpr())
 	if !ok {
 		return nil, whyField
 	}

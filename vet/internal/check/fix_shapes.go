@@ -81,6 +81,23 @@ type literalIntent struct {
 	// usedAfter: a converted variable is read after the write, which left
 	// the live object in it (CreateOrUpdate does).
 	usedAfter bool
+	// keep: the typed variable a literal defines stays as it is written,
+	// and the helper is handed its conversion (From<Kind>) — for a value
+	// (v := T{...}, written as &v) and for a variable whose name or
+	// namespace is read after the write, which an apply configuration
+	// holds as a pointer. The write's name and namespace are the live
+	// object's too, so those reads mean what they meant.
+	keep bool
+}
+
+// desiredExpr is the typed object the intent's variable holds, as the
+// converter takes it: v, or &v for a value.
+func (in *literalIntent) desiredExpr() ast.Expr {
+	id := ast.NewIdent(in.variable.Name())
+	if _, ok := in.variable.Type().(*types.Pointer); ok {
+		return id
+	}
+	return &ast.UnaryExpr{Op: token.AND, X: id}
 }
 
 // literalIntentOf finds the intent of the object arg, written by the
@@ -129,6 +146,9 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 	switch {
 	case ok && u.Op == token.AND && isLiteral(u.X):
 		in.lit, in.addr = ast.Unparen(u.X).(*ast.CompositeLit), u
+	case isLiteral(rhs) && types.Identical(types.NewPointer(p.TypesInfo.TypeOf(rhs)), objType):
+		// v := T{...}, written as &v.
+		in.lit, in.keep = rhs.(*ast.CompositeLit), true
 	case ok && u.Op == token.AND:
 		// &x: the write reads x when it runs, a conversion where the
 		// variable is defined would read it earlier.
@@ -154,6 +174,14 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 	}
 	for id, o := range p.TypesInfo.Uses {
 		if o == objVar && !inAny(id, allowed) {
+			if siteEnd.IsValid() && id.Pos() > siteEnd && p.identityRead(id, stack) {
+				// Its name or namespace, read after the write: the same
+				// on the live object. The typed variable stays.
+				if in.convert == nil {
+					in.keep = true
+				}
+				continue
+			}
 			if in.convert != nil && siteEnd.IsValid() && id.Pos() > siteEnd {
 				// Read after the write: the variable must then hold the
 				// live object, as it did; the caller decides.
@@ -164,6 +192,55 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		}
 	}
 	return in, ""
+}
+
+// identityRead reports whether the use id of an object variable reads
+// only its name or namespace: v.Name, v.Namespace, v.GetName(),
+// v.GetNamespace(), or client.ObjectKeyFromObject(v).
+func (p *pass) identityRead(id *ast.Ident, stack []ast.Node) bool {
+	body := funcBody(stack)
+	if body == nil {
+		return false
+	}
+	ok := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if ast.Unparen(n.X) == ast.Expr(id) {
+				switch n.Sel.Name {
+				case "Name", "Namespace":
+					if s, isField := p.TypesInfo.Selections[n]; isField && s.Kind() == types.FieldVal {
+						ok = !p.assigned(body, n)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if sel, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr); isSel && ast.Unparen(sel.X) == ast.Expr(id) && len(n.Args) == 0 {
+				ok = sel.Sel.Name == "GetName" || sel.Sel.Name == "GetNamespace"
+			}
+			if p.isPkgFunc(n, clientPkg, "ObjectKeyFromObject") && len(n.Args) == 1 && ast.Unparen(n.Args[0]) == ast.Expr(id) {
+				ok = true
+			}
+		}
+		return !ok
+	})
+	return ok
+}
+
+// assigned reports whether e is the left side of an assignment in body.
+func (p *pass) assigned(body *ast.BlockStmt, e ast.Expr) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				if ast.Unparen(l) == e {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // typedDesired says why an object defined from an expression that is not
@@ -281,6 +358,16 @@ func (p *pass) definedFromLiteral(v *types.Var, stack []ast.Node) (ast.Stmt, *as
 func (in *literalIntent) render(p *pass, f *fixer, ac *types.Named) (b string, edits []analysis.TextEdit, removed []ast.Node, ok bool) {
 	if in.elems == nil {
 		switch {
+		case in.keep:
+			// The typed variable stays; the helper is handed its
+			// conversion, and only the owner's statement goes.
+			if b, ok = f.converted(ac, in.helper, in.desiredExpr()); !ok {
+				return "", nil, nil, false
+			}
+			if in.owner != nil {
+				edits, removed = append(edits, deleteLine(p.Fset, in.owner)), append(removed, in.owner)
+			}
+			return b, edits, removed, true
 		case in.convert != nil:
 			if b, ok = f.converted(ac, in.helper, in.convert); !ok {
 				return "", nil, nil, false
@@ -321,7 +408,7 @@ func (in *literalIntent) render(p *pass, f *fixer, ac *types.Named) (b string, e
 // the variable, the owner (or nil and NoOwner()), and extra options.
 func (in *literalIntent) call(f *fixer, ctx ast.Expr, clientText, builder string, extra ...string) string {
 	desired := builder
-	if in.variable != nil {
+	if in.variable != nil && !in.keep {
 		desired = in.variable.Name()
 	}
 	return in.callWith(f, ctx, clientText, desired, extra...)

@@ -28,5 +28,10 @@ func Run(t *testing.T, a *analysis.Analyzer, pkg string) []*analysistest.Result 
 // .golden files.
 func RunWithSuggestedFixes(t *testing.T, a *analysis.Analyzer, pkg string) []*analysistest.Result {
 	t.Helper()
+	if *update {
+		results := analysistest.Run(t, TestData(), a, pkg)
+		writeGoldens(t, results)
+		return results
+	}
 	return analysistest.RunWithSuggestedFixes(t, TestData(), a, pkg)
 }

@@ -65,3 +65,24 @@ func (r *Reconciler) seedBinding(ctx context.Context, ns string) error {
 	}
 	return nil
 }
+
+// A Create that ignores AlreadyExists, its name read after the write (a
+// log's): fixed; the typed variable stays, converted by FromClusterRole,
+// and its name is the live object's too.
+func (r *Reconciler) seedNamed(ctx context.Context, log func(string, ...any)) error {
+	cr := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "named"}}
+	if err := r.Create(ctx, cr); client.IgnoreAlreadyExists(err) != nil { // want `Create that ignores AlreadyExists`
+		return fmt.Errorf("creating %s: %w", cr.Name, err)
+	}
+	log("created", "name", cr.Name)
+	return nil
+}
+
+// No fix: the object is read after the write for more than its name.
+func (r *Reconciler) seedReadAfter(ctx context.Context) (string, error) {
+	cr := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "read"}}
+	if err := r.Create(ctx, cr); client.IgnoreAlreadyExists(err) != nil { // want `no automatic fix: the object is changed or read apart from the write`
+		return "", err
+	}
+	return cr.ResourceVersion, nil
+}

@@ -145,3 +145,34 @@ func (r *Reconciler) mutatedNamedFunc(ctx context.Context, ns string) error {
 	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, mutate) // want `no automatic fix: the mutate function is not written inline`
 	return err
 }
+
+// Fixed: a value literal written as &role, a label merged into the live
+// object's (the map made when missing, one key set), its name and
+// namespace read after the write: the typed value stays and is converted;
+// the apply sends the one label, which leaves the others' alone.
+func (r *Reconciler) mutatedValueLabels(ctx context.Context, ns string, rules []rbacv1.PolicyRule, log func(string, ...any)) error {
+	role := rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "v", Namespace: ns}}
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, &role, func() error { // want `CreateOrUpdate reads the cached object`
+		if role.Labels == nil {
+			role.Labels = make(map[string]string)
+		}
+		role.Labels["managed"] = "true"
+		role.Rules = rules
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("writing %s/%s: %w", role.Namespace, role.Name, err)
+	}
+	log("applied", "name", role.Name, "result", result)
+	return nil
+}
+
+// No fix: a map key set from the live object's value.
+func (r *Reconciler) mutatedLabelsRead(ctx context.Context, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "lr", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
+		role.Labels["copy"] = role.Labels["source"]
+		return nil
+	})
+	return err
+}

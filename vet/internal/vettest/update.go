@@ -1,0 +1,71 @@
+package vettest
+
+import (
+	"bytes"
+	"flag"
+	"go/format"
+	"os"
+	"sort"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// update rewrites the fixtures' .golden files from the fixes the
+// analyzer suggests (go test ./vet/... -update); review them by eye
+// before committing.
+var update = flag.Bool("update", false, "rewrite the fixtures' .golden files from the suggested fixes")
+
+// writeGoldens applies every suggested fix of results to its file and
+// writes the outcome, gofmt'd, to the file's .golden.
+func writeGoldens(t *testing.T, results []*analysistest.Result) {
+	t.Helper()
+	type edit struct {
+		start, end int
+		text       []byte
+	}
+	byFile := map[string][]edit{}
+	for _, r := range results {
+		fset := r.Pass.Fset
+		for _, d := range r.Diagnostics {
+			for _, sf := range d.SuggestedFixes {
+				for _, e := range sf.TextEdits {
+					f := fset.File(e.Pos)
+					end := e.End
+					if !end.IsValid() {
+						end = e.Pos
+					}
+					byFile[f.Name()] = append(byFile[f.Name()], edit{f.Offset(e.Pos), f.Offset(end), e.NewText})
+				}
+			}
+		}
+	}
+	for name, edits := range byFile {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+		var out bytes.Buffer
+		at := 0
+		for _, e := range edits {
+			if e.start < at {
+				if e.start == e.end && len(e.text) == 0 {
+					continue
+				}
+				t.Fatalf("%s: overlapping edits at offset %d", name, e.start)
+			}
+			out.Write(src[at:e.start])
+			out.Write(e.text)
+			at = e.end
+		}
+		out.Write(src[at:])
+		formatted, err := format.Source(out.Bytes())
+		if err != nil {
+			t.Fatalf("%s: the fixed file does not parse: %v", name, err)
+		}
+		if err := os.WriteFile(name+".golden", formatted, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
