@@ -173,7 +173,8 @@ func newOptions(c client.Client, opts []ApplyOption) *options {
 
 // Apply makes the object described by desired exist as desired, owned by
 // owner (controller=true), and decodes the live object into obj. desired
-// is never modified.
+// is never modified. When it fails, obj holds at least the name and
+// namespace of desired.
 func Apply(ctx context.Context, c client.Client, owner client.Object, desired runtime.ApplyConfiguration, obj client.Object, opts ...ApplyOption) (Result, error) {
 	return applyTo(ctx, c, owner, desired, obj, mainResource, opts)
 }
@@ -208,6 +209,13 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 		repaired(ctx, c, in, repairReused)
 	}
 	res, err := apply(ctx, c, owner, in, obj, at, o)
+	if err != nil && obj.GetName() == "" {
+		// A failed write leaves obj with the name and namespace it was
+		// meant for, as a failed CreateOrUpdate or Update leaves the
+		// object it was handed: error paths that name it still can.
+		obj.SetName(in.name)
+		obj.SetNamespace(in.namespace)
+	}
 	if _, ok := obj.(runtime.Unstructured); !ok {
 		// A typed object comes back as the client's own writes leave it:
 		// without apiVersion and kind (client-go's decoder and the fake

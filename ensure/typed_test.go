@@ -1,6 +1,7 @@
 package ensure
 
 import (
+	"context"
 	"errors"
 	"math"
 	"reflect"
@@ -10,6 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -81,5 +84,22 @@ func TestTypedOfUint64(t *testing.T) {
 	var ve *ValueError
 	if !errors.As(err, &ve) || ve.Field != ".spec.limits[1].max" {
 		t.Fatalf("want a ValueError at .spec.limits[1].max, got %v", err)
+	}
+}
+
+// A failed apply leaves the object it was handed with the name and
+// namespace it was meant for, as a failed CreateOrUpdate leaves its
+// object: error paths that name it (vet -fix keeps them) still can.
+func TestFailedApplyKeepsName(t *testing.T) {
+	ctx := context.Background()
+	owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "other", UID: "uid-owner"}}
+	c := NewClient(fake.NewClientBuilder().WithObjects(owner).Build())
+	obj := &corev1.ConfigMap{}
+	_, err := Apply(ctx, c, owner, corev1ac.ConfigMap("child", "default"), obj)
+	if !errors.Is(err, ErrCrossNamespace) {
+		t.Fatalf("apply with an owner in another namespace: %v, want ErrCrossNamespace", err)
+	}
+	if obj.Name != "child" || obj.Namespace != "default" {
+		t.Fatalf("after the failed apply the object is %q/%q, want default/child", obj.Namespace, obj.Name)
 	}
 }
