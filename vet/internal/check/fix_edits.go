@@ -131,7 +131,11 @@ func (f *fixer) importEdits(removed []ast.Node, newText string) []analysis.TextE
 	sort.Strings(paths)
 	var add strings.Builder
 	for _, path := range paths {
-		fmt.Fprintf(&add, "\t%s %q\n", f.added[path], path)
+		if name := f.added[path]; name == path {
+			fmt.Fprintf(&add, "\t%q\n", path) // the standard library's errors
+		} else {
+			fmt.Fprintf(&add, "\t%s %q\n", name, path)
+		}
 	}
 	if add.Len() > 0 {
 		var decl *ast.GenDecl

@@ -41,6 +41,8 @@ const (
 		"the helper returns an ssaensure.Result (Created, Configured, Unchanged, Skipped) to use instead (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyNotOwnStatement = "the CreateOrUpdate call is not a statement of its own (`_, err := ...` or `if _, err := ...; err != nil`): " +
 		"assign its error first, then call the helper there"
+	whyGuard = "the mutate function checks for another controller than the one it sets, or drops the error: " +
+		"call the helper with that owner, which refuses an object another controller controls (ensure.ErrAlreadyControlled)"
 	whyArgs       = "CreateOrUpdate is called with other arguments than (ctx, client, object, mutate)"
 	whyClientType = "the client argument is not a client.Client the helper can take: pass the manager's client"
 )
@@ -284,6 +286,11 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			}
 			assigns = append(assigns, s)
 		case *ast.IfStmt:
+			if g := p.controllerGuardOf(s, in); g != nil && in.guard == nil {
+				// The check for another controller: the helper's own.
+				in.guard, keep = g, true
+				continue
+			}
 			if p.mapInit(s, in) {
 				// if v.Labels == nil { v.Labels = map[string]string{} }:
 				// the map the next assignments fill, on the typed object.
@@ -308,6 +315,11 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			}
 		default:
 			return nil, whyMutate
+		}
+	}
+	if g := in.guard; g != nil {
+		if in.ownerExpr == nil || types.ExprString(in.ownerExpr) != types.ExprString(g.owner) || isBlank(as.Lhs[1]) {
+			return nil, whyGuard
 		}
 	}
 	if keep && in.convert == nil {
@@ -434,6 +446,14 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 		live = in.variable.Name()
 	}
 	text.WriteString(live + ", " + in.result + ", " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)
+	if g := in.guard; g != nil {
+		// The helper refuses an object another controller controls with
+		// ErrAlreadyControlled; the code after it expects the guard's error.
+		errText := f.node(as.Lhs[1])
+		text.WriteString("\n" + indent + "if " + f.qualify(types.NewPackage("errors", "errors"), "") + ".Is(" + errText + ", " +
+			f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".ErrAlreadyControlled) {\n" +
+			indent + "\t" + errText + " = " + f.node(g.err) + "\n" + indent + "}")
+	}
 	edits := []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(text.String())}}
 	removed := []ast.Node{as}
 	if in.owner != nil {

@@ -88,6 +88,9 @@ type literalIntent struct {
 	// holds as a pointer. The write's name and namespace are the live
 	// object's too, so those reads mean what they meant.
 	keep bool
+	// guard is the mutate function's check for another controller, which
+	// the helper makes (ErrAlreadyControlled).
+	guard *controllerGuard
 }
 
 // desiredExpr is the typed object the intent's variable holds, as the

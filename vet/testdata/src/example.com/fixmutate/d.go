@@ -7,6 +7,7 @@ import (
 	rbacv1ensure "example.com/generated/rbac/v1/ensure"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -173,6 +174,67 @@ func (r *Reconciler) mutatedLabelsRead(ctx context.Context, ns string) error {
 	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
 		role.Labels["copy"] = role.Labels["source"]
 		return nil
+	})
+	return err
+}
+
+// controlledElsewhere says the object exists and another owner controls it.
+func controlledElsewhere(obj, owner client.Object) bool {
+	if obj.GetName() == "" {
+		return false
+	}
+	return controllerutil.HasControllerReference(obj) && !metav1.IsControlledBy(obj, owner)
+}
+
+// Fixed: a copy of a typed desired object whose mutate function refuses
+// one another owner controls: the check goes, the helper refuses it with
+// ErrAlreadyControlled, which becomes the error the check returned, so
+// the AlreadyExists branch keeps its meaning.
+func (r *Reconciler) mutatedGuarded(ctx context.Context, owner client.Object, desired desiredRoles) (bool, error) {
+	role := desired.copyRole()
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		if controlledElsewhere(role, owner) {
+			return apierrors.NewAlreadyExists("roles", role.Name)
+		}
+		if err := controllerutil.SetControllerReference(owner, role, r.Scheme); err != nil {
+			return err
+		}
+		role.Rules = desired.role.Rules
+		return nil
+	})
+	if err != nil {
+		if apierrors.IsAlreadyExists(err) {
+			fmt.Println("conflict", role.Name)
+			return false, nil
+		}
+		return false, err
+	}
+	fmt.Println("processed role", "result", result)
+	return true, nil
+}
+
+// Fixed: the same check written inline, on a literal.
+func (r *Reconciler) mutatedGuardedInline(ctx context.Context, owner client.Object, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "g", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		if metav1.GetControllerOf(role) != nil && !metav1.IsControlledBy(role, owner) {
+			return fmt.Errorf("%s is someone else's", role.Name)
+		}
+		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	})
+	return err
+}
+
+// No fix: the check names another owner than the one set.
+func (r *Reconciler) mutatedGuardedOther(ctx context.Context, owner, other client.Object, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "o", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks for another controller than the one it sets`
+		if controlledElsewhere(role, other) {
+			return apierrors.NewAlreadyExists("roles", role.Name)
+		}
+		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
 	})
 	return err
 }

@@ -3,3 +3,5 @@ package errors
 
 func IsAlreadyExists(err error) bool { return false }
 func IsNotFound(err error) bool      { return false }
+
+func NewAlreadyExists(qualifiedResource any, name string) error { return nil }

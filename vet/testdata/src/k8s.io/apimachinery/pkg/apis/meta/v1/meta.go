@@ -12,3 +12,7 @@ type ObjectMeta struct {
 type OwnerReference struct{ Name string }
 
 func (m *ObjectMeta) GetName() string { return m.Name }
+
+func GetControllerOf(obj any) *OwnerReference { return nil }
+
+func IsControlledBy(obj, owner any) bool { return false }
