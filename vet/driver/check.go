@@ -35,6 +35,33 @@ type vetCheck struct {
 	runTests bool // -fix.tests
 	// failedBefore are the tests that fail without the edits.
 	failedBefore map[string]bool
+	// base holds the files earlier rounds of -fix changed, as they now
+	// read: edits apply to them, and every check sees them.
+	base map[string][]byte
+}
+
+// source is a file as the fixes find it: changed by an earlier round, or
+// on disk.
+func (ch *vetCheck) source(name string) ([]byte, error) {
+	if b, ok := ch.base[name]; ok {
+		return b, nil
+	}
+	return os.ReadFile(name)
+}
+
+// withBase is files over the earlier rounds' changes.
+func (ch *vetCheck) withBase(files map[string][]byte) map[string][]byte {
+	if len(ch.base) == 0 {
+		return files
+	}
+	all := map[string][]byte{}
+	for name, b := range ch.base {
+		all[name] = b
+	}
+	for name, b := range files {
+		all[name] = b
+	}
+	return all
 }
 
 // decide tries all fixes together (one go vet), and when that fails,
@@ -78,7 +105,7 @@ func (ch *vetCheck) apply(cands []*candidate) (map[string][]byte, error) {
 	}
 	out := map[string][]byte{}
 	for name, edits := range byFile {
-		src, err := os.ReadFile(name)
+		src, err := ch.source(name)
 		if err != nil {
 			return nil, err
 		}
@@ -317,6 +344,9 @@ func (ch *vetCheck) goRun(verb string, files map[string][]byte) (string, error) 
 	}
 	if ch.tags != "" {
 		args = append(args, "-tags="+ch.tags)
+	}
+	if files != nil {
+		files = ch.withBase(files)
 	}
 	if len(files) > 0 {
 		tmp, err := os.MkdirTemp("", "ssagen-vet-fix")

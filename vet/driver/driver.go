@@ -96,7 +96,7 @@ type finding struct {
 }
 
 func run(o options) int {
-	found, err := analyze(o.patterns, o.tags, o.helpers)
+	found, err := analyze(o.patterns, o.tags, o.helpers, nil)
 	if err != nil {
 		fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
 		return exitError
@@ -113,10 +113,11 @@ func run(o options) int {
 	return fix(found, o)
 }
 
-// analyze loads the packages and runs the analyzers on them: the
-// findings, sorted by position, each once.
-func analyze(patterns []string, tags, helpers string) ([]finding, error) {
-	pkgs, err := load(patterns, tags)
+// analyze loads the packages (with overlay's files in place of those on
+// disk) and runs the analyzers on them: the findings, sorted by
+// position, each once.
+func analyze(patterns []string, tags, helpers string, overlay map[string][]byte) ([]finding, error) {
+	pkgs, err := load(patterns, tags, overlay)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +161,7 @@ type Finding struct {
 
 // Findings runs ssagen vet's analyzers on the packages of patterns.
 func Findings(patterns []string, tags string) ([]Finding, error) {
-	found, err := analyze(patterns, tags, "")
+	found, err := analyze(patterns, tags, "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -195,9 +196,10 @@ func moduleDirs(pkgs []*packages.Package) []string {
 // load loads the packages to analyse: syntax and types for them, export
 // data for their dependencies (no analyzer of ssagen uses facts). A
 // package that does not load is an error that names the cause.
-func load(patterns []string, tags string) ([]*packages.Package, error) {
+func load(patterns []string, tags string, overlay map[string][]byte) ([]*packages.Package, error) {
 	cfg := &packages.Config{
-		Mode: packages.LoadSyntax | packages.NeedModule,
+		Mode:    packages.LoadSyntax | packages.NeedModule,
+		Overlay: overlay,
 	}
 	if tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + tags}

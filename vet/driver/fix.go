@@ -35,43 +35,35 @@ type outcome struct {
 	files    map[string][]byte   // the new contents of the files changed
 }
 
-// fix applies (with -fix) or shows (with -diff) the fixes that survive
-// the check, then prints what is left and the summary.
-func fix(found []finding, o options) int {
-	byPkg := map[*packages.Package][]*candidate{}
-	var order []*packages.Package
-	for i := range found {
-		f := &found[i]
-		if len(f.diag.SuggestedFixes) == 0 {
-			continue
-		}
-		c, err := toCandidate(f)
-		if err != nil {
-			continue // positions outside the package's files: not ours to edit
-		}
-		if _, ok := byPkg[f.pkg]; !ok {
-			order = append(order, f.pkg)
-		}
-		byPkg[f.pkg] = append(byPkg[f.pkg], c)
-	}
-	sort.Slice(order, func(i, j int) bool { return order[i].PkgPath < order[j].PkgPath })
+// maxRounds bounds the rounds of -fix: a rewrite can make another site
+// rewritable (a result variable two CreateOrUpdates shared), which the
+// next round's analysis, over the files as the last round left them,
+// finds.
+const maxRounds = 4
 
-	rewritten := map[*finding]bool{}
-	declined := map[*finding]string{}
+// fix applies (with -fix) or shows (with -diff) the fixes that survive
+// the check, round after round while a round rewrites something, then
+// prints what is left and the summary.
+func fix(found []finding, o options) int {
+	total := len(found)
 	changed := map[string][]byte{}
-	for _, pkg := range order {
-		ch := &vetCheck{pkg: pkg, tags: o.tags, skip: o.noCheck, runTests: o.tests}
-		out := ch.decide(byPkg[pkg])
-		for _, c := range out.accepted {
-			rewritten[c.f] = true
+	done := 0
+	var rewritten map[*finding]bool
+	var declined map[*finding]string
+	for round := 1; ; round++ {
+		rewritten, declined = fixRound(found, o, changed)
+		if len(rewritten) == 0 || round == maxRounds {
+			break
 		}
-		for f, why := range out.declined {
-			declined[f] = why
+		done += len(rewritten)
+		next, err := analyze(o.patterns, o.tags, o.helpers, changed)
+		if err != nil {
+			fmt.Fprintf(o.stderr, "ssagen vet: after round %d of the fixes: %v\n", round, err)
+			return exitError
 		}
-		for name, b := range out.files {
-			changed[name] = b
-		}
+		found = next
 	}
+	done += len(rewritten)
 
 	names := make([]string, 0, len(changed))
 	for name := range changed {
@@ -92,8 +84,9 @@ func fix(found []finding, o options) int {
 		}
 	}
 
-	// What is left, as plain vet prints it, with the reason a fix was
-	// declined when the check declined it.
+	// What is left, as plain vet prints it (at its place in the files as
+	// the fixes leave them), with the reason a fix was declined when the
+	// check declined it.
 	var left []*finding
 	for i := range found {
 		f := &found[i]
@@ -107,15 +100,55 @@ func fix(found []finding, o options) int {
 		fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), msg)
 		left = append(left, f)
 	}
-	summary(o, found, rewritten, declined, names, left)
+	summary(o, total, done, declined, names, left)
 	if len(left) > 0 {
 		return exitFindings
 	}
 	return exitClean
 }
 
+// fixRound decides the fixes of found, package by package, over the
+// files earlier rounds changed (changed, updated in place). A candidate
+// the check declined is checked again in the next round: the fixes kept
+// since may be what it needed.
+func fixRound(found []finding, o options, changed map[string][]byte) (map[*finding]bool, map[*finding]string) {
+	byPkg := map[*packages.Package][]*candidate{}
+	var order []*packages.Package
+	rewritten := map[*finding]bool{}
+	declined := map[*finding]string{}
+	for i := range found {
+		f := &found[i]
+		if len(f.diag.SuggestedFixes) == 0 {
+			continue
+		}
+		c, err := toCandidate(f, changed)
+		if err != nil {
+			continue // positions outside the package's files: not ours to edit
+		}
+		if _, ok := byPkg[f.pkg]; !ok {
+			order = append(order, f.pkg)
+		}
+		byPkg[f.pkg] = append(byPkg[f.pkg], c)
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].PkgPath < order[j].PkgPath })
+	for _, pkg := range order {
+		ch := &vetCheck{pkg: pkg, tags: o.tags, skip: o.noCheck, runTests: o.tests, base: changed}
+		out := ch.decide(byPkg[pkg])
+		for _, c := range out.accepted {
+			rewritten[c.f] = true
+		}
+		for f, why := range out.declined {
+			declined[f] = why
+		}
+		for name, b := range out.files {
+			changed[name] = b
+		}
+	}
+	return rewritten, declined
+}
+
 // summary prints the sites rewritten and those left, grouped by reason.
-func summary(o options, found []finding, rewritten map[*finding]bool, declined map[*finding]string, files []string, left []*finding) {
+func summary(o options, total, rewritten int, declined map[*finding]string, files []string, left []*finding) {
 	verb, files_ := "rewrote", "changed"
 	if o.diff {
 		verb, files_ = "would rewrite", "would change; nothing written"
@@ -124,7 +157,7 @@ func summary(o options, found []finding, rewritten map[*finding]bool, declined m
 	for i, f := range files {
 		rel[i] = o.relPos(tokenPos(f))
 	}
-	fmt.Fprintf(o.stderr, "ssagen vet -%s: %s %d of %d sites", map[bool]string{true: "diff", false: "fix"}[o.diff], verb, len(rewritten), len(found))
+	fmt.Fprintf(o.stderr, "ssagen vet -%s: %s %d of %d sites", map[bool]string{true: "diff", false: "fix"}[o.diff], verb, rewritten, total)
 	if len(files) > 0 {
 		fmt.Fprintf(o.stderr, "; %d file(s) %s: %s", len(files), files_, strings.Join(rel, ", "))
 	}
@@ -179,8 +212,9 @@ func splitDetail(why string) (general, detail string) {
 	return why, ""
 }
 
-// toCandidate turns the first suggested fix of f into byte edits.
-func toCandidate(f *finding) (*candidate, error) {
+// toCandidate turns the first suggested fix of f into byte edits, over
+// the files as changed holds them (else as on disk).
+func toCandidate(f *finding, changed map[string][]byte) (*candidate, error) {
 	c := &candidate{f: f}
 	for _, e := range f.diag.SuggestedFixes[0].TextEdits {
 		tf := f.pkg.Fset.File(e.Pos)
@@ -194,7 +228,18 @@ func toCandidate(f *finding) (*candidate, error) {
 		if tf.Name() == "" || !strings.HasSuffix(tf.Name(), ".go") {
 			return nil, fmt.Errorf("edit outside a Go file")
 		}
-		c.edits = append(c.edits, edit{file: tf.Name(), start: tf.Offset(e.Pos), end: tf.Offset(end), text: e.NewText})
+		src, ok := changed[tf.Name()]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(tf.Name()); err != nil {
+				return nil, err
+			}
+		}
+		start, stop := tf.Offset(e.Pos), tf.Offset(end)
+		if stop > len(src) || start > stop {
+			return nil, fmt.Errorf("edit outside %s", tf.Name())
+		}
+		c.edits = append(c.edits, edit{file: tf.Name(), start: start, end: stop, text: e.NewText})
 	}
 	return c, nil
 }

@@ -234,17 +234,22 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	if (in.convert != nil || in.keep) && stmt != ast.Stmt(as) {
 		return nil, in.whyNot // if _, err := CreateOrUpdate(...); err != nil: no room for the assignments
 	}
-	// The OperationResult, used only where any value goes (a log's
-	// key-value pair, a %v), becomes the helper's ssaensure.Result.
-	result := "_"
+	// The OperationResult becomes the helper's ssaensure.Result
+	// (fix_result.go).
+	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	res := &resultRewrite{name: "_", tok: as.Tok.String()}
 	if !isBlank(as.Lhs[0]) {
 		id, ok := as.Lhs[0].(*ast.Ident)
-		if !ok || !p.onlyAsAny(id, funcBody(stack)) {
+		if !ok {
 			return nil, whyResultUsed
 		}
-		result = id.Name
+		var why string
+		if res, why = p.resultOf(f, id, as, stack, in); res == nil {
+			return nil, why
+		}
 	}
-	in.result = result
+	in.result, in.resultTok, in.resultEdits = res.name, res.tok, res.edits
+	result := res.name
 	// The mutate function: assignments, then the controller reference.
 	tree := newFieldTree()
 	if in.lit != nil && !tree.addLiteral(p, in.lit, nil) {
@@ -328,7 +333,6 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 		in.keep = true
 	}
-	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := in.helper.Type().(*types.Signature)
 	ac := acNamed(sig.Params().At(contract.ParamDesired).Type())
 	if in.convert != nil || in.keep {
@@ -352,7 +356,8 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	helperCall := in.call(f, call.Args[0], clientText, b)
 	edits, removed := in.edits(p, b)
-	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, " + result + ", " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)})
+	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, " + result + ", " + f.node(as.Lhs[1]) + " " + in.resultTok + " " + helperCall)})
+	edits = append(edits, in.resultEdits...)
 	removed = append(removed, as)
 	edits = append(edits, f.importEdits(removed, b+helperCall)...)
 	return []analysis.SuggestedFix{{
@@ -445,7 +450,7 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 	if in.usedAfter {
 		live = in.variable.Name()
 	}
-	text.WriteString(live + ", " + in.result + ", " + f.node(as.Lhs[1]) + " " + as.Tok.String() + " " + helperCall)
+	text.WriteString(live + ", " + in.result + ", " + f.node(as.Lhs[1]) + " " + in.resultTok + " " + helperCall)
 	if g := in.guard; g != nil {
 		// The helper refuses an object another controller controls with
 		// ErrAlreadyControlled; the code after it expects the guard's error.
@@ -454,7 +459,7 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 			f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".ErrAlreadyControlled) {\n" +
 			indent + "\t" + errText + " = " + f.node(g.err) + "\n" + indent + "}")
 	}
-	edits := []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(text.String())}}
+	edits := append([]analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(text.String())}}, in.resultEdits...)
 	removed := []ast.Node{as}
 	if in.owner != nil {
 		edits = append(edits, deleteLine(p.Fset, in.owner))
@@ -465,71 +470,4 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 		Message:   fmt.Sprintf("Use %s.%s: apply the object the mutate function leaves, converted, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
 	}}, ""
-}
-
-// onlyAsAny reports whether the variable id declares in body is used
-// only as an argument where any value goes: a parameter of interface
-// type, or the variadic ...any of a logger or a format. Its type may then
-// change to the helper's Result. A later assignment to it (another
-// CreateOrUpdate) is a use that is not an argument: no.
-func (p *pass) onlyAsAny(id *ast.Ident, body *ast.BlockStmt) bool {
-	// Declared by this statement: a variable declared elsewhere keeps its
-	// type, which the helper's Result does not fit.
-	v, ok := p.TypesInfo.Defs[id].(*types.Var)
-	if !ok || body == nil {
-		return false
-	}
-	ok = true
-	ast.Inspect(body, func(n ast.Node) bool {
-		call, isCall := n.(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		if !isCall {
-			if use, isID := n.(*ast.Ident); isID && use != id && p.TypesInfo.Uses[use] == v && !p.argOfCall(body, use) {
-				ok = false
-			}
-			return true
-		}
-		sig, _ := types.Unalias(p.TypesInfo.TypeOf(call.Fun)).(*types.Signature)
-		for i, a := range call.Args {
-			use, isID := ast.Unparen(a).(*ast.Ident)
-			if !isID || p.TypesInfo.Uses[use] != v {
-				continue
-			}
-			if sig == nil {
-				ok = false
-				continue
-			}
-			var param types.Type
-			switch {
-			case sig.Variadic() && i >= sig.Params().Len()-1:
-				param = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
-			case i < sig.Params().Len():
-				param = sig.Params().At(i).Type()
-			}
-			if param == nil || !types.IsInterface(param) {
-				ok = false
-			}
-		}
-		return true
-	})
-	return ok
-}
-
-// argOfCall reports whether the identifier is a direct argument of a
-// call in body (judged by onlyAsAny at the call).
-func (p *pass) argOfCall(body *ast.BlockStmt, id *ast.Ident) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			for _, a := range call.Args {
-				if ast.Unparen(a) == ast.Expr(id) {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
 }

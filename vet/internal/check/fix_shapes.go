@@ -78,6 +78,10 @@ type literalIntent struct {
 	// result names the helper's Result in a CreateOrUpdate's rewrite:
 	// the OperationResult's variable, or "_".
 	result string
+	// resultTok is the token of the rewritten assignment (:= or =), and
+	// resultEdits carry the result's uses over.
+	resultTok   string
+	resultEdits []analysis.TextEdit
 	// usedAfter: a converted variable is read after the write, which left
 	// the live object in it (CreateOrUpdate does).
 	usedAfter bool

@@ -129,7 +129,7 @@ func (r *Reconciler) mutatedResultLogged(ctx context.Context, owner client.Objec
 	return err
 }
 
-// No fix: the operation result is used after the call.
+// No fix: the operation result is used after the call as a string.
 func (r *Reconciler) mutatedResultUsed(ctx context.Context, ns string) (bool, error) {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "u", Namespace: ns}}
 	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the OperationResult of CreateOrUpdate is used after the call`
@@ -137,6 +137,55 @@ func (r *Reconciler) mutatedResultUsed(ctx context.Context, ns string) (bool, er
 		return nil
 	})
 	return result == "created", err
+}
+
+// Fixed: the operation result compared with controllerutil's constants
+// and switched over: the helper's Results they stand for (None: no
+// change, whether an apply was sent or none was needed).
+func (r *Reconciler) mutatedResultCompared(ctx context.Context, ns string) (string, error) {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: ns}}
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if result != controllerutil.OperationResultNone {
+		fmt.Println("changed")
+	}
+	switch result {
+	case controllerutil.OperationResultCreated:
+		return "created", nil
+	case controllerutil.OperationResultUpdated, controllerutil.OperationResultUpdatedStatus:
+		return "updated", nil
+	}
+	return "", nil
+}
+
+// Fixed in two rounds: the second write assigns the result variable the
+// first declared. It gets a variable of its own, which its log takes;
+// then the first, whose variable is its own now, is rewritten.
+func (r *Reconciler) mutatedResultShared(ctx context.Context, owner client.Object, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "first", Namespace: ns}}
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the OperationResult's variable is assigned again by a later CreateOrUpdate`
+		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Println("role", "result", result)
+	binding := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "second"}}
+	result, err = controllerutil.CreateOrUpdate(ctx, r.Client, binding, func() error { // want `CreateOrUpdate reads the cached object`
+		binding.Rules = []rbacv1.PolicyRule{{Verbs: []string{"list"}}}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Println("cluster role", "result", result)
+	return nil
 }
 
 // No fix: the mutate function is a named function.
