@@ -206,6 +206,11 @@ func (f *fixer) converted(ac *types.Named, helper *types.Func, e ast.Expr) (stri
 // convertedAs is converted with the converter's prefix: From, or
 // StatusFrom for a status.
 func (f *fixer) convertedAs(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
+	return f.convertedText(prefix, ac, helper, f.node(e))
+}
+
+// convertedText is convertedAs of the object written as arg.
+func (f *fixer) convertedText(prefix string, ac *types.Named, helper *types.Func, arg string) (string, bool) {
 	name := prefix + strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
 	converts := func(pkg *types.Package) bool {
 		fn, ok := pkg.Scope().Lookup(name).(*types.Func)
@@ -219,7 +224,6 @@ func (f *fixer) convertedAs(prefix string, ac *types.Named, helper *types.Func, 
 		res := acNamed(sig.Results().At(0).Type())
 		return res != nil && res.Obj().Name() == ac.Obj().Name() && res.Obj().Pkg().Path() == ac.Obj().Pkg().Path()
 	}
-	arg := f.node(e)
 	switch acPkg := ac.Obj().Pkg(); {
 	case converts(helper.Pkg()):
 		return f.qualify(helper.Pkg(), "") + "." + name + "(" + arg + ")", true

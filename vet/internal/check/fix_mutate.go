@@ -41,6 +41,8 @@ const (
 		"the helper returns an ssaensure.Result (Created, Configured, Unchanged, Skipped) to use instead (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyNotOwnStatement = "the CreateOrUpdate call is not a statement of its own (`_, err := ...` or `if _, err := ...; err != nil`): " +
 		"assign its error first, then call the helper there"
+	whyKeptInIf = "the object stays a typed value (its name is read after the write, or it is a value), whose mutate function's assignments " +
+		"must move before the helper's call, and the CreateOrUpdate is in an if's init: assign its error first (`_, err := ...`), then run -fix again"
 	whyGuard = "the mutate function checks for another controller than the one it sets, or drops the error: " +
 		"call the helper with that owner, which refuses an object another controller controls (ensure.ErrAlreadyControlled)"
 	whyArgs       = "CreateOrUpdate is called with other arguments than (ctx, client, object, mutate)"
@@ -127,18 +129,19 @@ func (t *fieldTree) literal() *ast.CompositeLit {
 }
 
 // typedLiteral renders the tree as the typed object it describes, &T{...}
-// for typ *T, nested struct literals typed, or nil when a field is not
-// found on its struct.
-func (t *fieldTree) typedLiteral(f *fixer, typ types.Type) ast.Expr {
+// for typ *T, nested struct literals typed — on one line when short, one
+// field a line otherwise (gofmt indents them) — or false when a field is
+// not found on its struct.
+func (t *fieldTree) typedLiteral(f *fixer, typ types.Type) (string, bool) {
 	ptr, isPtr := typ.(*types.Pointer)
 	if isPtr {
 		typ = ptr.Elem()
 	}
 	st, ok := typ.Underlying().(*types.Struct)
 	if !ok {
-		return nil
+		return "", false
 	}
-	lit := &ast.CompositeLit{Type: ast.NewIdent(types.TypeString(typ, func(p *types.Package) string { return f.qualify(p, "") }))}
+	var fields []string
 	for _, n := range t.names {
 		var field *types.Var
 		for i := 0; i < st.NumFields(); i++ {
@@ -147,20 +150,24 @@ func (t *fieldTree) typedLiteral(f *fixer, typ types.Type) ast.Expr {
 			}
 		}
 		if field == nil {
-			return nil
+			return "", false
 		}
-		v, ok := t.value[n]
-		if !ok {
-			if v = t.nested[n].typedLiteral(f, field.Type()); v == nil {
-				return nil
-			}
+		text := ""
+		if v, ok := t.value[n]; ok {
+			text = f.node(v)
+		} else if text, ok = t.nested[n].typedLiteral(f, field.Type()); !ok {
+			return "", false
 		}
-		lit.Elts = append(lit.Elts, &ast.KeyValueExpr{Key: ast.NewIdent(n), Value: v})
+		fields = append(fields, n+": "+text)
 	}
+	head := types.TypeString(typ, func(p *types.Package) string { return f.qualify(p, "") })
 	if isPtr {
-		return &ast.UnaryExpr{Op: token.AND, X: lit}
+		head = "&" + head
 	}
-	return lit
+	if line := head + "{" + strings.Join(fields, ", ") + "}"; len(line) <= 100 && !strings.Contains(line, "\n") {
+		return line, true
+	}
+	return head + "{\n" + strings.Join(fields, ",\n") + ",\n}", true
 }
 
 // fieldPath is the chain of field names sel selects from the variable v
@@ -232,7 +239,12 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		return nil, why
 	}
 	if (in.convert != nil || in.keep) && stmt != ast.Stmt(as) {
-		return nil, in.whyNot // if _, err := CreateOrUpdate(...); err != nil: no room for the assignments
+		// if _, err := CreateOrUpdate(...); err != nil: no room for the
+		// assignments before the helper's call.
+		if in.whyNot != "" {
+			return nil, in.whyNot
+		}
+		return nil, whyKeptInIf
 	}
 	// The OperationResult becomes the helper's ssaensure.Result
 	// (fix_result.go).
@@ -343,8 +355,8 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		// A field without an exact builder (gw.Spec = desired.Spec): the
 		// typed object the mutate function leaves, converted by the
 		// generated From<Kind>.
-		if typed := tree.typedLiteral(f, in.variable.Type()); typed != nil {
-			b, ok = f.converted(ac, in.helper, typed)
+		if typed, typedOK := tree.typedLiteral(f, in.variable.Type()); typedOK {
+			b, ok = f.convertedText("From", ac, in.helper, typed)
 		}
 		if !ok {
 			return nil, whyField
