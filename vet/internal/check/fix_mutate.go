@@ -290,7 +290,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			if ix, isIndex := s.Lhs[0].(*ast.IndexExpr); isIndex {
 				// v.Labels[k] = x: one key of a map field; the typed
 				// object carries it, converted.
-				if !p.isMap(ix.X) || p.fieldPath(ix.X, in.variable) == nil || reads(ix.Index) || in.variable == nil || in.lit == nil && in.convert == nil {
+				if !p.isMap(ix.X) || p.fieldPath(ix.X, in.variable) == nil || reads(ix.Index) || in.variable == nil || in.lit == nil && in.convert == nil || !p.ownMap(ix.X, in) {
 					return nil, whyMutate
 				}
 				keep = true
@@ -317,9 +317,20 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			}
 			// if err := controllerutil.SetControllerReference(...); err != nil { return err }
 			init, ok := s.Init.(*ast.AssignStmt)
-			if !ok || len(init.Rhs) != 1 || !p.setsOwner(init.Rhs[0], in) || s.Else != nil || len(s.Body.List) != 1 {
+			if ok && len(init.Rhs) == 1 && p.setsOwner(init.Rhs[0], in) && s.Else == nil && len(s.Body.List) == 1 {
+				continue
+			}
+			if !p.movable(s, in, reads) {
 				return nil, whyMutate
 			}
+			keep = true
+			assigns = append(assigns, s)
+		case *ast.ExprStmt:
+			if !p.movable(s, in, reads) {
+				return nil, whyMutate
+			}
+			keep = true
+			assigns = append(assigns, s)
 		case *ast.ReturnStmt:
 			if !last || len(s.Results) != 1 {
 				return nil, whyMutate
@@ -376,6 +387,113 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		Message:   fmt.Sprintf("Use %s.%s: apply the fields the mutate function set, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
 	}}, ""
+}
+
+// movable reports whether a statement of a mutate function can run on
+// the typed object before the helper's call, where it no longer sees the
+// live object: it sets fields or map keys of the object, deletes map
+// keys (an apply that stops sending a key it set removes it; one another
+// writer set stays), or branches on values that do not read the object
+// (or on the map made when missing) between such statements.
+func (p *pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool) bool {
+	if in.variable == nil {
+		return false
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		if s.Tok == token.DEFINE {
+			// A local of the branch (v, ok := desired.Annotations[k]).
+			for _, r := range s.Rhs {
+				if reads(r) {
+					return false
+				}
+			}
+			return true
+		}
+		if s.Tok != token.ASSIGN || len(s.Lhs) != 1 || len(s.Rhs) != 1 || reads(s.Rhs[0]) {
+			return false
+		}
+		if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
+			return p.isMap(ix.X) && p.fieldPath(ix.X, in.variable) != nil && !reads(ix.Index) && p.ownMap(ix.X, in)
+		}
+		return p.fieldPath(s.Lhs[0], in.variable) != nil
+	case *ast.ExprStmt:
+		// delete(v.Annotations, k)
+		c, ok := s.X.(*ast.CallExpr)
+		if !ok || len(c.Args) != 2 {
+			return false
+		}
+		id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		return ok && p.TypesInfo.Uses[id] == types.Universe.Lookup("delete") && p.fieldPath(c.Args[0], in.variable) != nil && !reads(c.Args[1]) && p.ownMap(c.Args[0], in)
+	case *ast.IfStmt:
+		if p.mapInit(s, in) {
+			return true
+		}
+		if s.Init != nil && !p.movable(s.Init, in, reads) || reads(s.Cond) {
+			return false
+		}
+		for _, b := range s.Body.List {
+			if !p.movable(b, in, reads) {
+				return false
+			}
+		}
+		switch e := s.Else.(type) {
+		case nil:
+			return true
+		case *ast.BlockStmt:
+			for _, b := range e.List {
+				if !p.movable(b, in, reads) {
+					return false
+				}
+			}
+			return true
+		case *ast.IfStmt:
+			return p.movable(e, in, reads)
+		}
+	}
+	return false
+}
+
+// ownMap reports whether the map field m of the intent's object is its
+// own, so that setting or deleting a key before the apply changes no
+// other value: the object is a DeepCopy, or a literal that gives the
+// field no value or a map literal of its own.
+func (p *pass) ownMap(m ast.Expr, in *literalIntent) bool {
+	if in.convert != nil {
+		c, ok := ast.Unparen(in.convert).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "DeepCopy" && len(c.Args) == 0
+	}
+	if in.lit == nil {
+		return false
+	}
+	path := p.fieldPath(m, in.variable)
+	lit := in.lit
+	for i, name := range path {
+		var value ast.Expr
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == name {
+					value = kv.Value
+				}
+			}
+		}
+		if value == nil {
+			return true // not set: nil until the mutate function makes it
+		}
+		inner, ok := ast.Unparen(value).(*ast.CompositeLit)
+		if !ok {
+			return false
+		}
+		if i == len(path)-1 {
+			return true
+		}
+		lit = inner
+	}
+	return false
 }
 
 // isMap reports whether e is of a map type.

@@ -287,3 +287,50 @@ func (r *Reconciler) mutatedGuardedOther(ctx context.Context, owner, other clien
 	})
 	return err
 }
+
+// Fixed: an annotation kept in sync with the desired object's — set when
+// it has one, deleted when not — on a copy of the desired object. On the
+// typed object before the apply: an apply that stops sending a key it
+// set removes it, and leaves one another writer set.
+func (r *Reconciler) mutatedAnnotationSync(ctx context.Context, owner client.Object, desired desiredRoles) error {
+	role := desired.role.DeepCopy()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		if err := controllerutil.SetControllerReference(owner, role, r.Scheme); err != nil {
+			return err
+		}
+		role.Rules = desired.role.Rules
+		if v, ok := desired.role.Annotations["hostname"]; ok {
+			if role.Annotations == nil {
+				role.Annotations = map[string]string{}
+			}
+			role.Annotations["hostname"] = v
+		} else {
+			delete(role.Annotations, "hostname")
+		}
+		return nil
+	})
+	return err
+}
+
+// No fix: a branch on the live object's state.
+func (r *Reconciler) mutatedBranchOnLive(ctx context.Context, desired desiredRoles) error {
+	role := desired.copyRole()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
+		if len(role.Rules) == 0 {
+			role.Rules = desired.role.Rules
+		}
+		return nil
+	})
+	return err
+}
+
+// No fix: a key set on a map the object shares (a shallow copy): set
+// before the apply, it would change the desired object's map too.
+func (r *Reconciler) mutatedSharedMap(ctx context.Context, desired desiredRoles) error {
+	role := desired.copyRole()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
+		role.Annotations["hostname"] = "h"
+		return nil
+	})
+	return err
+}

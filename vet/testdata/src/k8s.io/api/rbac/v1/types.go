@@ -26,3 +26,5 @@ type RoleBinding struct {
 }
 
 type Subject struct{ Kind, Name string }
+
+func (in *Role) DeepCopy() *Role { out := *in; return &out }
