@@ -41,6 +41,10 @@ const (
 		"the helper returns an ssaensure.Result (Created, Configured, Unchanged, Skipped) to use instead (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyNotOwnStatement = "the CreateOrUpdate call is not a statement of its own (`_, err := ...` or `if _, err := ...; err != nil`): " +
 		"assign its error first, then call the helper there"
+	whyCarryForward = "the mutate function carries values forward from the live object (a block run only once it exists, reading it): " +
+		"an apply leaves the fields another writer set alone when this code does not send them — drop the block by hand once the desired object sets none of them (docs/vet.md, \"CreateOrUpdate by hand\")"
+	whyDefault = "the mutate function sets a field only while the live object lacks it (a default another writer may change): " +
+		"send it in a separate apply with ssaensure.CreateOnly(), or always, by hand (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyKeptInIf = "the object stays a typed value (its name is read after the write, or it is a value), whose mutate function's assignments " +
 		"must move before the helper's call, and the CreateOrUpdate is in an if's init: assign its error first (`_, err := ...`), then run -fix again"
 	whyGuard = "the mutate function checks for another controller than the one it sets, or drops the error: " +
@@ -321,7 +325,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 				continue
 			}
 			if !p.movable(s, in, reads) {
-				return nil, whyMutate
+				return nil, p.whyBranch(s, in)
 			}
 			keep = true
 			assigns = append(assigns, s)
@@ -387,6 +391,47 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		Message:   fmt.Sprintf("Use %s.%s: apply the fields the mutate function set, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
 	}}, ""
+}
+
+// whyBranch says why an if of a mutate function that reads the live
+// object gets no fix: it carries values forward once the object exists,
+// or it defaults a field the object lacks; else whyMutate.
+func (p *pass) whyBranch(s *ast.IfStmt, in *literalIntent) string {
+	if in.variable == nil {
+		return whyMutate
+	}
+	// Existence: !v.CreationTimestamp.IsZero(), v.ResourceVersion != "", v.UID != "".
+	cond := ast.Unparen(s.Cond)
+	exists := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			switch sel.Sel.Name {
+			case "CreationTimestamp", "ResourceVersion", "UID", "GetCreationTimestamp", "GetResourceVersion", "GetUID":
+				if p.objectVar(sel.X) == in.variable {
+					exists = true
+				}
+			}
+		}
+		return !exists
+	})
+	if exists {
+		return whyCarryForward
+	}
+	// A default: the condition and the body's assignments are of one field.
+	for _, b := range s.Body.List {
+		as, ok := b.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 {
+			return whyMutate
+		}
+		lhs := types.ExprString(as.Lhs[0])
+		if !strings.Contains(types.ExprString(cond), lhs) {
+			return whyMutate
+		}
+	}
+	if len(s.Body.List) > 0 && s.Else == nil {
+		return whyDefault
+	}
+	return whyMutate
 }
 
 // movable reports whether a statement of a mutate function can run on

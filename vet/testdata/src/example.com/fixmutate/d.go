@@ -312,10 +312,10 @@ func (r *Reconciler) mutatedAnnotationSync(ctx context.Context, owner client.Obj
 	return err
 }
 
-// No fix: a branch on the live object's state.
+// No fix: a branch on the live object's state (a default of its rules).
 func (r *Reconciler) mutatedBranchOnLive(ctx context.Context, desired desiredRoles) error {
 	role := desired.copyRole()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function sets a field only while the live object lacks it`
 		if len(role.Rules) == 0 {
 			role.Rules = desired.role.Rules
 		}
@@ -330,6 +330,31 @@ func (r *Reconciler) mutatedSharedMap(ctx context.Context, desired desiredRoles)
 	role := desired.copyRole()
 	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
 		role.Annotations["hostname"] = "h"
+		return nil
+	})
+	return err
+}
+
+// No fix: rules carried forward from the live object once it exists.
+func (r *Reconciler) mutatedCarryForward(ctx context.Context, desired desiredRoles) error {
+	role := desired.role.DeepCopy()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function carries values forward from the live object`
+		if role.ResourceVersion != "" {
+			desired.role.Rules = role.Rules
+		}
+		role.Rules = desired.role.Rules
+		return nil
+	})
+	return err
+}
+
+// No fix: a field set only while the live object lacks it.
+func (r *Reconciler) mutatedDefault(ctx context.Context, desired desiredRoles) error {
+	role := desired.role.DeepCopy()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function sets a field only while the live object lacks it`
+		if role.Rules == nil {
+			role.Rules = desired.role.Rules
+		}
 		return nil
 	})
 	return err
