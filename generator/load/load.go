@@ -743,21 +743,31 @@ func (l *loader) defaultGroup(in *input) {
 	l.errs.Add(in.gv.Pos, hintGroupName, "package %s has no +groupName marker, so its API group is unknown", in.pkg.PkgPath)
 }
 
-// sharedTypes walks every exported, non-generic type of a package without
-// kinds, so that each gets a builder.
 // skipForeign drops the packages a pattern matched that hold no kind, no
-// +groupName and are imported by no package with kinds — protobuf
+// +groupName and are imported by no package with kinds, directly or
+// through another input — protobuf
 // messages, helpers beside an API — as controller-gen reads only packages
 // with +groupName; a package of shared types the kinds import stays. It
 // says so once, on the log.
 func (l *loader) skipForeign() {
+	// What the kinds' packages import, and what those import in turn
+	// (shared types of shared types: pkg/api/meta using pkg/runtime/gvk).
 	imported := map[string]bool{}
-	for _, in := range l.inputs {
-		if len(in.gv.Kinds()) == 0 {
-			continue
-		}
+	var follow func(in *input)
+	follow = func(in *input) {
 		for path := range in.pkg.Imports {
+			if imported[path] {
+				continue
+			}
 			imported[path] = true
+			if next, ok := l.inputs[path]; ok {
+				follow(next)
+			}
+		}
+	}
+	for _, in := range l.inputs {
+		if len(in.gv.Kinds()) > 0 {
+			follow(in)
 		}
 	}
 	var skipped []string
@@ -782,6 +792,8 @@ func (in *input) builtIn() bool {
 	return in.genclient || in.pkg.Module != nil && in.pkg.Module.Path == "k8s.io/api"
 }
 
+// sharedTypes walks every exported, non-generic type of a package without
+// kinds, so that each gets a builder.
 func (l *loader) sharedTypes(in *input) {
 	in.gv.CRD = !in.builtIn()
 	for _, name := range sortedKeys(in.specs) {

@@ -45,10 +45,22 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: secret
       type:
         namedType: com.github.ssagen.ssagen.generator.testdata.shared.input.common.v1.SecretRef
+- name: com.github.ssagen.ssagen.generator.testdata.shared.input.common.ids.ResourceID
+  map:
+    fields:
+    - name: kind
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
 - name: com.github.ssagen.ssagen.generator.testdata.shared.input.common.v1.SecretRef
   map:
     fields:
     - name: key
+      type:
+        scalar: string
+    - name: kind
       type:
         scalar: string
     - name: name

@@ -2,6 +2,8 @@
 
 package v1
 
+import idsac "github.com/ssagen/ssagen/generator/testdata/shared/want/common/ids"
+
 // SecretRefApplyConfiguration represents a declarative configuration of the SecretRef type for use
 // with apply.
 //
@@ -9,6 +11,8 @@ package v1
 type SecretRefApplyConfiguration struct {
 	Name *string `json:"name,omitempty"`
 	Key  *string `json:"key,omitempty"`
+	// Owner is a type of a package no kind imports, inline.
+	idsac.ResourceIDApplyConfiguration `json:""`
 }
 
 // SecretRefApplyConfiguration constructs a declarative configuration of the SecretRef type for use with
@@ -30,5 +34,13 @@ func (b *SecretRefApplyConfiguration) WithName(value string) *SecretRefApplyConf
 // If called multiple times, the Key field is set to the value of the last call.
 func (b *SecretRefApplyConfiguration) WithKey(value string) *SecretRefApplyConfiguration {
 	b.Key = &value
+	return b
+}
+
+// WithKind sets the Kind field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Kind field is set to the value of the last call.
+func (b *SecretRefApplyConfiguration) WithKind(value string) *SecretRefApplyConfiguration {
+	b.ResourceIDApplyConfiguration.Kind = &value
 	return b
 }

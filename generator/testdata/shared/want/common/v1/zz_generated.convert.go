@@ -4,6 +4,7 @@ package v1
 
 import (
 	commonv1 "github.com/ssagen/ssagen/generator/testdata/shared/input/common/v1"
+	idsac "github.com/ssagen/ssagen/generator/testdata/shared/want/common/ids"
 	internal "github.com/ssagen/ssagen/generator/testdata/shared/want/internal"
 )
 
@@ -18,6 +19,7 @@ func FromSecretRef(in *commonv1.SecretRef) *SecretRefApplyConfiguration {
 	if in.Key != "" {
 		out.Key = internal.Ptr(in.Key)
 	}
+	out.ResourceIDApplyConfiguration = *idsac.FromResourceID(&in.ResourceID)
 	return out
 }
 
