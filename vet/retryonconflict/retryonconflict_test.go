@@ -8,7 +8,8 @@ import (
 )
 
 // TestAnalyzer: a RetryOnConflict around a read and an Update is
-// reported; one around a read alone is not.
+// reported; one around a read alone is not. Its one write becomes an
+// apply: the status helper, or Apply<Kind>Changes (the .golden file).
 func TestAnalyzer(t *testing.T) {
-	vettest.Run(t, retryonconflict.Analyzer, "example.com/retryonconflict")
+	vettest.RunWithSuggestedFixes(t, retryonconflict.Analyzer, "example.com/retryonconflict")
 }

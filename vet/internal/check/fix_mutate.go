@@ -288,23 +288,20 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		last := i == len(stmts)-1
 		switch s := s.(type) {
 		case *ast.AssignStmt:
-			if s.Tok != token.ASSIGN || len(s.Lhs) != 1 || len(s.Rhs) != 1 || reads(s.Rhs[0]) {
-				return nil, whyMutate
+			var path []string
+			if s.Tok == token.ASSIGN && len(s.Lhs) == 1 && len(s.Rhs) == 1 && !reads(s.Rhs[0]) {
+				path = p.fieldPath(s.Lhs[0], in.variable)
 			}
-			if ix, isIndex := s.Lhs[0].(*ast.IndexExpr); isIndex {
-				// v.Labels[k] = x: one key of a map field; the typed
-				// object carries it, converted.
-				if !p.isMap(ix.X) || p.fieldPath(ix.X, in.variable) == nil || reads(ix.Index) || in.variable == nil || in.lit == nil && in.convert == nil || !p.ownMap(ix.X, in) {
-					return nil, whyMutate
-				}
-				keep = true
-				assigns = append(assigns, s)
+			if path != nil && (in.convert != nil || in.keep || tree.set(path, s.Rhs[0])) {
+				assigns = append(assigns, s) // v.Spec = x
 				continue
 			}
-			path := p.fieldPath(s.Lhs[0], in.variable)
-			if path == nil || in.convert == nil && !in.keep && !tree.set(path, s.Rhs[0]) {
+			// v.Labels[k] = x, labels := v.GetLabels(): what only the
+			// typed object carries, converted.
+			if in.variable == nil || in.lit == nil && in.convert == nil || !p.movable(s, in, reads) {
 				return nil, whyMutate
 			}
+			keep = true
 			assigns = append(assigns, s)
 		case *ast.IfStmt:
 			if g := p.controllerGuardOf(s, in); g != nil && in.guard == nil {
@@ -447,6 +444,17 @@ func (p *pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool)
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		if s.Tok == token.DEFINE {
+			// labels := v.GetLabels(): the object's own map under another
+			// name, filled and set back (v.SetLabels(labels)).
+			if len(s.Lhs) == 1 && len(s.Rhs) == 1 && p.objMap(s.Rhs[0], in) {
+				if id, ok := s.Lhs[0].(*ast.Ident); ok {
+					if in.mapAliases == nil {
+						in.mapAliases = map[types.Object]bool{}
+					}
+					in.mapAliases[p.TypesInfo.Defs[id]] = true
+					return true
+				}
+			}
 			// A local of the branch (v, ok := desired.Annotations[k]).
 			for _, r := range s.Rhs {
 				if reads(r) {
@@ -459,17 +467,25 @@ func (p *pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool)
 			return false
 		}
 		if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
-			return p.isMap(ix.X) && p.fieldPath(ix.X, in.variable) != nil && !reads(ix.Index) && p.ownMap(ix.X, in)
+			return p.objMap(ix.X, in) && !reads(ix.Index)
 		}
 		return p.fieldPath(s.Lhs[0], in.variable) != nil
 	case *ast.ExprStmt:
-		// delete(v.Annotations, k)
 		c, ok := s.X.(*ast.CallExpr)
-		if !ok || len(c.Args) != 2 {
+		if !ok {
+			return false
+		}
+		// v.SetLabels(labels), v.SetAnnotations(...): a map field set.
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && p.objectVar(sel.X) == in.variable && len(c.Args) == 1 &&
+			(sel.Sel.Name == "SetLabels" || sel.Sel.Name == "SetAnnotations") {
+			return !reads(c.Args[0]) || p.objMap(c.Args[0], in)
+		}
+		// delete(v.Annotations, k)
+		if len(c.Args) != 2 {
 			return false
 		}
 		id, ok := ast.Unparen(c.Fun).(*ast.Ident)
-		return ok && p.TypesInfo.Uses[id] == types.Universe.Lookup("delete") && p.fieldPath(c.Args[0], in.variable) != nil && !reads(c.Args[1]) && p.ownMap(c.Args[0], in)
+		return ok && p.TypesInfo.Uses[id] == types.Universe.Lookup("delete") && p.objMap(c.Args[0], in) && !reads(c.Args[1])
 	case *ast.IfStmt:
 		if p.mapInit(s, in) {
 			return true
@@ -499,6 +515,28 @@ func (p *pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool)
 	return false
 }
 
+// objMap reports whether e is a map of the intent's object that the
+// object owns (ownMap): a map field of it, v.GetLabels(),
+// v.GetAnnotations(), or a local a mutate function took it into.
+func (p *pass) objMap(e ast.Expr, in *literalIntent) bool {
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		return in.mapAliases[p.TypesInfo.Uses[id]]
+	}
+	if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 0 {
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok || p.objectVar(sel.X) != in.variable {
+			return false
+		}
+		field := map[string]string{"GetLabels": "Labels", "GetAnnotations": "Annotations"}[sel.Sel.Name]
+		if field == "" {
+			return false
+		}
+		return p.ownMapPath([]string{"ObjectMeta", field}, in)
+	}
+	return p.isMap(e) && p.fieldPath(e, in.variable) != nil && p.ownMap(e, in)
+}
+
 // ownMap reports whether the map field m of the intent's object is its
 // own, so that setting or deleting a key before the apply changes no
 // other value: the object is a DeepCopy, or a literal that gives the
@@ -512,10 +550,17 @@ func (p *pass) ownMap(m ast.Expr, in *literalIntent) bool {
 		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
 		return ok && sel.Sel.Name == "DeepCopy" && len(c.Args) == 0
 	}
-	if in.lit == nil {
+	return p.ownMapPath(p.fieldPath(m, in.variable), in)
+}
+
+// ownMapPath is ownMap of the field at path (ObjectMeta, Labels).
+func (p *pass) ownMapPath(path []string, in *literalIntent) bool {
+	if in.convert != nil {
+		return p.ownMap(nil, in)
+	}
+	if in.lit == nil || len(path) == 0 {
 		return false
 	}
-	path := p.fieldPath(m, in.variable)
 	lit := in.lit
 	for i, name := range path {
 		var value ast.Expr
@@ -559,7 +604,7 @@ func (p *pass) mapInit(s *ast.IfStmt, in *literalIntent) bool {
 		return false
 	}
 	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
-	if !ok || cond.Op != token.EQL || !isNil(cond.Y) || !p.isMap(cond.X) || p.fieldPath(cond.X, in.variable) == nil {
+	if !ok || cond.Op != token.EQL || !isNil(cond.Y) || !p.objMap(cond.X, in) {
 		return false
 	}
 	as, ok := s.Body.List[0].(*ast.AssignStmt)

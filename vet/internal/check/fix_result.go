@@ -73,6 +73,17 @@ func (p *pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 		}
 		return &resultRewrite{name: id.Name, tok: as.Tok.String(), edits: edits}, ""
 	}
+	// var result controllerutil.OperationResult, assigned here alone: its
+	// type becomes the helper's Result.
+	if spec := p.varSpec(body, v); spec != nil && len(assigns) == 0 {
+		edits, ok := p.resultUses(f, body, uses, "")
+		if !ok {
+			return nil, whyResultUsed
+		}
+		rt := f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
+		edits = append(edits, analysis.TextEdit{Pos: spec.Type.Pos(), End: spec.Type.End(), NewText: []byte(rt + ".Result")})
+		return &resultRewrite{name: id.Name, tok: as.Tok.String(), edits: edits}, ""
+	}
 	// result, err = CreateOrUpdate(...): a variable of its own, declared
 	// here; err must then be this block's, which := assigns.
 	scope := p.Pkg.Scope().Innermost(as.Pos())
@@ -116,6 +127,24 @@ func (p *pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 		return nil, whyResultUsed
 	}
 	return &resultRewrite{name: name, tok: ":=", edits: edits}, ""
+}
+
+// varSpec is the `var v controllerutil.OperationResult` in body that
+// declares v alone, without a value, or nil.
+func (p *pass) varSpec(body *ast.BlockStmt, v *types.Var) *ast.ValueSpec {
+	var out *ast.ValueSpec
+	ast.Inspect(body, func(n ast.Node) bool {
+		spec, ok := n.(*ast.ValueSpec)
+		if !ok || len(spec.Names) != 1 || len(spec.Values) != 0 || spec.Type == nil || p.TypesInfo.Defs[spec.Names[0]] != v {
+			return out == nil
+		}
+		if named, ok := types.Unalias(v.Type()).(*types.Named); ok && named.Obj().Pkg() != nil &&
+			named.Obj().Pkg().Path() == controllerutilPkg && named.Obj().Name() == "OperationResult" {
+			out = spec
+		}
+		return false
+	})
+	return out
 }
 
 func objName(in *literalIntent) string {

@@ -92,6 +92,9 @@ type literalIntent struct {
 	// holds as a pointer. The write's name and namespace are the live
 	// object's too, so those reads mean what they meant.
 	keep bool
+	// mapAliases are the locals a mutate function took the object's
+	// maps into (labels := obj.GetLabels()).
+	mapAliases map[types.Object]bool
 	// guard is the mutate function's check for another controller, which
 	// the helper makes (ErrAlreadyControlled).
 	guard *controllerGuard
@@ -585,6 +588,12 @@ func writeStatement(call *ast.CallExpr, stack []ast.Node) (*ast.File, ast.Stmt) 
 		switch n := n.(type) {
 		case *ast.File:
 			file = n
+		case *ast.FuncLit:
+			// A statement outside the function the call is in (an if
+			// around a retry of it) is not its statement.
+			if containsNode(n.Body, call) {
+				stmt = nil
+			}
 		case *ast.IfStmt:
 			if n.Init != nil && containsNode(n.Init, call) {
 				stmt = n

@@ -359,3 +359,46 @@ func (r *Reconciler) mutatedDefault(ctx context.Context, desired desiredRoles) e
 	})
 	return err
 }
+
+// Fixed: the result declared on its own line (var result
+// controllerutil.OperationResult) and assigned by the write alone: its
+// type becomes the helper's Result.
+func (r *Reconciler) mutatedResultDeclared(ctx context.Context, ns string) (err error) {
+	for _, name := range []string{"a", "b"} {
+		role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+
+		var result controllerutil.OperationResult
+
+		result, err = controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+			role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if result == controllerutil.OperationResultCreated {
+			fmt.Println("created", name)
+		}
+	}
+	return nil
+}
+
+// Fixed: labels merged through the getter and setter (capsule's
+// LimitRanges): the labels this code sets, and a legacy one it deletes,
+// on the typed literal before the apply — which sends its labels alone,
+// prunes the legacy one where it set it, and leaves other writers' labels.
+func (r *Reconciler) mutatedLabelAccessors(ctx context.Context, owner client.Object, ns string, rules []rbacv1.PolicyRule) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "acc", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		labels := role.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels["managed-by"] = "me"
+		delete(labels, "legacy")
+		role.SetLabels(labels)
+		role.Rules = rules
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	})
+	return err
+}

@@ -4,3 +4,4 @@ package retry
 var DefaultRetry = struct{}{}
 
 func RetryOnConflict(backoff any, fn func() error) error { return fn() }
+var DefaultBackoff = struct{}{}

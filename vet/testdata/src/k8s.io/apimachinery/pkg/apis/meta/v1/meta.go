@@ -13,6 +13,10 @@ type OwnerReference struct{ Name string }
 
 func (m *ObjectMeta) GetName() string { return m.Name }
 
+func (m *ObjectMeta) GetLabels() map[string]string { return m.Labels }
+
+func (m *ObjectMeta) SetLabels(l map[string]string) { m.Labels = l }
+
 func GetControllerOf(obj any) *OwnerReference { return nil }
 
 func IsControlledBy(obj, owner any) bool { return false }
