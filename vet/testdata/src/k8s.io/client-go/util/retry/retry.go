@@ -4,4 +4,5 @@ package retry
 var DefaultRetry = struct{}{}
 
 func RetryOnConflict(backoff any, fn func() error) error { return fn() }
+
 var DefaultBackoff = struct{}{}
