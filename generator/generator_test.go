@@ -37,6 +37,7 @@ var scenarios = []struct {
 	{name: "unsigned", packages: []string{"./testdata/unsigned/input"}},
 	{name: "unreachable", packages: []string{"./testdata/unreachable/input/api/v1"}},
 	{name: "multigroup", packages: []string{"./testdata/multigroup/input/..."}, ensure: true},
+	{name: "metatypes", packages: []string{"./testdata/metatypes/input"}, ensure: true},
 	{name: "external", packages: []string{"./testdata/external/input"},
 		external: module + "/generator/testdata/external/thirdparty:" + module + "/generator/testdata/external/thirdpartyac"},
 }
@@ -80,9 +81,7 @@ func TestGoldens(t *testing.T) {
 // TestExternalWithoutTheFlag: without the mapping, testdata/external/
 // thirdparty — a package of this module, which the golden maps as if it
 // were another module's — is followed as a package of shared types and
-// generated in the tree, as controller-gen follows it. A type of another
-// module without apply configurations is still an error naming the flag
-// (bad/no_applyconfig in TestBadInput).
+// generated in the tree, as controller-gen follows it.
 func TestExternalWithoutTheFlag(t *testing.T) {
 	cfg := scenarioConfig("external", []string{"./testdata/external/input"}, "")
 	var mem output.Memory
@@ -197,7 +196,6 @@ func TestBadInput(t *testing.T) {
 		{"contradicting", []string{"./testdata/bad/contradicting"}, "", []string{"Spec.Items has +listMapKey but +listType=set", "+mapType=atomic on Spec.List, which is not a map"}},
 		{"marker_syntax", []string{"./testdata/bad/marker_syntax"}, "", []string{"types.go:7:2: invalid marker +kubebuilder:validation:MaxLength", "fix: fix the marker's syntax"}},
 		{"generic", []string{"./testdata/bad/generic"}, "", []string{"types.go:8:2: Spec.Box uses generic type", "fix: use a concrete type"}},
-		{"no_applyconfig", []string{"./testdata/bad/no_applyconfig"}, "", []string{"Spec.Ref has type k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta, which has no apply configuration", "--external-applyconfigurations=k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta:"}},
 		{"nogroup", []string{"./testdata/bad/nogroup"}, "", []string{"testdata/bad/nogroup/types.go:1:1: package", "has no +groupName marker", "fix: add `// +groupName=<group>`"}},
 		{"dupgv", []string{"./testdata/bad/dupgv/dup1/v1", "./testdata/bad/dupgv/dup2/v1"}, "", []string{`both declare group "bad.example.com" version "v1"`}},
 		{"ambiguous", []string{"./testdata/bad/ambiguous"}, "", []string{

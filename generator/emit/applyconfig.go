@@ -10,6 +10,7 @@
 package emit
 
 import (
+	"go/token"
 	"fmt"
 	"sort"
 	"strings"
@@ -124,11 +125,22 @@ func hasTypeMeta(t *model.Type) bool {
 }
 
 // typeCode renders a type expression produced by model.ApplyRef.
+// hidden reports a named type of a basic kind that generated code in
+// another package cannot name (type tenantState string, held by an
+// exported field): apply configurations hold its underlying type, and the
+// converters convert to it.
+func hidden(t *model.Type) bool {
+	return !token.IsExported(t.Name.Name) && t.Basic != ""
+}
+
 func typeCode(r *model.TypeRef) *jen.Statement {
 	switch r.Kind {
 	case model.RefApply:
 		return jen.Qual(r.Named.ApplyConfig.Pkg, r.Named.ApplyConfig.Name)
 	case model.RefNamed:
+		if hidden(r.Named) {
+			return jen.Id(r.Named.Basic) // an unexported named type: its underlying one
+		}
 		return jen.Qual(r.Named.Name.Pkg, r.Named.Name.Name)
 	case model.RefBasic:
 		return jen.Id(r.Basic)

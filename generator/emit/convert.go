@@ -458,6 +458,12 @@ func (c *converter) into(dst, src *jen.Statement, r *model.TypeRef, depth int) [
 	ac := model.ApplyRef(r)
 	switch r.Kind {
 	case model.RefPointer:
+		if !model.ContainsApply(r.Elem) {
+			// The apply configuration keeps the pointer (a []*T of a
+			// value type): a pointer to a copy.
+			return []jen.Code{jen.If(src.Clone().Op("!=").Nil()).Block(
+				jen.Add(dst).Op("=").Add(c.ptr(c.copyValue(jen.Parens(jen.Op("*").Add(src.Clone())), r.Elem))))}
+		}
 		return []jen.Code{jen.If(src.Clone().Op("!=").Nil()).Block(c.into(dst, jen.Parens(jen.Op("*").Add(src.Clone())), r.Elem, depth)...)}
 	case model.RefNamed:
 		t := r.Named
@@ -528,6 +534,8 @@ func (c *converter) copyValue(src *jen.Statement, r *model.TypeRef) *jen.Stateme
 	}
 	t := r.Named
 	switch {
+	case hidden(t):
+		return jen.Id(t.Basic).Call(src)
 	case t.DeepCopy == model.DeepCopyPointer:
 		return jen.Op("*").Add(src).Dot("DeepCopy").Call()
 	case t.DeepCopy == model.DeepCopyValue:

@@ -198,13 +198,17 @@ type packagesLoad func(*packages.Config, ...string) ([]*packages.Package, error)
 // vendored too, a few times at most.
 func Load(cfg Config) (*model.Universe, error) {
 	force := map[string]string{} // package → why it is vendored
+	// only: of a package client-go ships apply configurations for
+	// (apimachinery's meta/v1), the types it ships none for, which alone
+	// are vendored.
+	only := map[string]map[string]bool{}
 	log := cfg.Log
 	for attempt := 0; ; attempt++ {
 		var round bytes.Buffer // the log of the last round only
 		if log != nil {
 			cfg.Log = &round
 		}
-		u, more, err := load(cfg, force)
+		u, more, err := load(cfg, force, only)
 		if len(more) == 0 || attempt == maxVendorRounds {
 			if log != nil {
 				log.Write(round.Bytes())
@@ -212,7 +216,15 @@ func Load(cfg Config) (*model.Universe, error) {
 			return u, err
 		}
 		for p, why := range more {
-			force[p] = why
+			force[p] = why.why
+			if why.types != nil {
+				if only[p] == nil {
+					only[p] = map[string]bool{}
+				}
+				for t := range why.types {
+					only[p][t] = true
+				}
+			}
 		}
 	}
 }
@@ -224,8 +236,9 @@ const maxVendorRounds = 4
 // load is one run of Load with the packages of force vendored. It returns
 // the packages to vendor as well when some types would otherwise have no
 // usable apply configuration (vendorable), and then no model.
-func load(cfg Config, force map[string]string) (*model.Universe, map[string]string, error) {
+func load(cfg Config, force map[string]string, only map[string]map[string]bool) (*model.Universe, map[string]vendorWhy, error) {
 	l := &loader{
+		only:        only,
 		cfg:         cfg,
 		fset:        token.NewFileSet(),
 		types:       map[string]*model.Type{},
@@ -444,6 +457,8 @@ type loader struct {
 	files map[string]*ast.File
 	// external struct types that need an apply configuration from elsewhere.
 	external []*model.Type
+	// only: of a package vendored in part, the types vendored (Load).
+	only map[string]map[string]bool
 	// typeMarkerCache holds the parsed markers of each type declaration.
 	typeMarkerCache map[*ast.TypeSpec]typeMarkerEntry
 	// externalErr holds why an apply configuration package did not load.

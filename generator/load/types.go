@@ -91,12 +91,12 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 		if len(t.Fields) == 0 {
 			break // nothing to set field by field: used as a value
 		}
-		if in != nil {
+		if in != nil && (l.only[name.Pkg] == nil || l.only[name.Pkg][name.Name]) {
 			t.GV = in.gv
 			t.ApplyConfig = &model.TypeName{Pkg: in.gv.OutPkgPath, Name: name.Name + "ApplyConfiguration"}
 			in.gv.Types = append(in.gv.Types, t)
 		} else {
-			l.external = append(l.external, t)
+			l.external = append(l.external, t) // or a type of a package vendored in part that keeps its shipped one
 		}
 	case *types.Basic:
 		t.Shape, t.Value, t.Basic = model.ShapeValue, basicValue(u), u.Name()

@@ -121,6 +121,14 @@ func (l *loader) vendoredWarnings() (own, vendored []diag.Error) {
 	return own, vendored
 }
 
+// vendorWhy is why a package is vendored, and of a package whose other
+// types keep the apply configurations their module ships (meta/v1's, in
+// client-go), the types to vendor.
+type vendorWhy struct {
+	why   string
+	types map[string]bool
+}
+
 // vendorable lists, once the apply configurations of other modules are
 // resolved, the packages still to vendor: those of --ensure-kinds whose
 // module's apply configurations were found but do not build here or do
@@ -129,7 +137,7 @@ func (l *loader) vendoredWarnings() (own, vendored []diag.Error) {
 // change gets builders in the tree rather than an error. Not in the controller-gen layout, not a package a flag maps
 // or k8s.io/api (client-go's: requiring client-go is the fix), nor one
 // vendored already: those stay errors, reported as before.
-func (l *loader) vendorable(external []*model.GroupVersion, force map[string]string) map[string]string {
+func (l *loader) vendorable(external []*model.GroupVersion, force map[string]string) map[string]vendorWhy {
 	if l.cfg.Layout {
 		return nil
 	}
@@ -137,11 +145,28 @@ func (l *loader) vendorable(external []*model.GroupVersion, force map[string]str
 	for _, m := range l.cfg.External {
 		mapped[m.TypePkg] = true
 	}
-	more := map[string]string{}
+	more := map[string]vendorWhy{}
 	consider := func(t *model.Type) {
 		pkg := t.Name.Pkg
-		if _, ok := force[pkg]; ok || t.ApplyConfig != nil || len(t.Fields) == 0 || t.GV != nil || l.keepsRaw(t.Name) || mapped[pkg] ||
-			pkg == metaV1Pkg || strings.HasPrefix(pkg, "k8s.io/api/") {
+		if t.ApplyConfig != nil || len(t.Fields) == 0 || t.GV != nil || l.keepsRaw(t.Name) || mapped[pkg] || strings.HasPrefix(pkg, "k8s.io/api/") {
+			return
+		}
+		if pkg == metaV1Pkg {
+			// client-go ships meta/v1's apply configurations but for a
+			// few types (GroupVersionKind, ListMeta): those alone are
+			// vendored, the rest stays client-go's.
+			if l.only[pkg][t.Name.Name] {
+				return // vendored already
+			}
+			w := more[pkg]
+			if w.types == nil {
+				w = vendorWhy{why: "client-go ships no apply configuration for it", types: map[string]bool{}}
+			}
+			w.types[t.Name.Name] = true
+			more[pkg] = w
+			return
+		}
+		if _, ok := force[pkg]; ok {
 			return
 		}
 		if mod := l.modules[pkg]; mod == nil || mod.Dir == "" {
@@ -151,7 +176,7 @@ func (l *loader) vendorable(external []*model.GroupVersion, force map[string]str
 		if d := l.discovered[pkg]; len(d.rejected) > 0 {
 			why = strings.Join(d.rejected, "; ")
 		}
-		more[pkg] = why
+		more[pkg] = vendorWhy{why: why}
 	}
 	for _, gv := range external {
 		for _, t := range gv.Types {

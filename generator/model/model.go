@@ -420,6 +420,11 @@ func ApplyRef(r *TypeRef) *TypeRef {
 	return r
 }
 
+// ContainsApply reports whether r holds a struct with an apply
+// configuration: where it does not, the apply configuration holds r's
+// own type (pointers kept).
+func ContainsApply(r *TypeRef) bool { return containsApply(r, map[*Type]bool{}) }
+
 // containsApply reports whether r holds a struct with an apply
 // configuration; seen ends the walk through recursive named collections.
 func containsApply(r *TypeRef, seen map[*Type]bool) bool {
