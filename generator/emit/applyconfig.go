@@ -10,8 +10,8 @@
 package emit
 
 import (
-	"go/token"
 	"fmt"
+	"go/token"
 	"sort"
 	"strings"
 
