@@ -659,8 +659,18 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 	}
 	indent := strings.Repeat("\t", p.Fset.Position(as.Pos()).Column-1)
 	var text strings.Builder
+	prev := token.NoPos
+	if mutate, ok := ast.Unparen(call.Args[3]).(*ast.FuncLit); ok {
+		prev = mutate.Body.Lbrace
+	}
 	for _, a := range assigns {
-		text.WriteString(f.node(a) + "\n" + indent)
+		// The statements move with their comments: those above them,
+		// since the statement before, and those inside.
+		for _, c := range f.commentsBetween(prev, a.Pos()) {
+			text.WriteString(c + "\n" + indent)
+		}
+		text.WriteString(f.commentedNode(a) + "\n" + indent)
+		prev = a.End()
 	}
 	helperCall := in.callWith(f, call.Args[0], clientText, desired)
 	// Read after the write, the variable takes the live object the

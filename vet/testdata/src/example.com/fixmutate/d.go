@@ -395,6 +395,8 @@ func (r *Reconciler) mutatedLabelAccessors(ctx context.Context, owner client.Obj
 			labels = map[string]string{}
 		}
 		labels["managed-by"] = "me"
+
+		// The label of an older release.
 		delete(labels, "legacy")
 		role.SetLabels(labels)
 		role.Rules = rules
