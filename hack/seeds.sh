@@ -7,7 +7,7 @@
 # after, its pins unchanged; and its seed scenario on envtest before and
 # after, counted. Not part of `make test`: it needs the operators' code.
 #
-# Usage: hack/seeds.sh [kargo|nso|agent-sandbox|all]
+# Usage: hack/seeds.sh [kargo|nso|agent-sandbox|capsule|kuberay|all]
 #
 # The Go module proxy refuses some of these modules, so the script works
 # from a git clone of each public repository: the one a variable names,
@@ -24,6 +24,11 @@
 #   AGENT_SANDBOX_REPO  github.com/kubernetes-sigs/agent-sandbox, holding
 #               51814a80 (main before PRs #509/#508, the code its issue
 #               #527 measured)
+# and two operators never used to write ssagen's rules, run the same way
+# without a seed scenario (docs/vet.md, "Two operators -fix never saw"):
+#   CAPSULE_REPO  github.com/projectcapsule/capsule, holding 65a4e19e
+#   KUBERAY_REPO  github.com/ray-project/kuberay, holding feeaf72fa
+#               (its ray-operator module)
 # Work happens in SEEDS_WORK (default .cache/seeds), wiped per operator.
 set -euo pipefail
 export GOTOOLCHAIN=local
@@ -231,10 +236,66 @@ agentsandbox() {
   cd "$root"
 }
 
+# unseen NAME REPOVAR REPOSITORY COMMIT MODULEDIR PKGS ENSUREKINDS API: an
+# operator the rules were never written on — its build, go vet and unit
+# tests before; ssagen generate (its API with --ensure when API is not
+# empty, the built-in kinds it writes); ssagen vet -fix; build, vet,
+# tests and pins after. Its envtest suites need KUBEBUILDER_ASSETS, which
+# this leaves unset: they fail before and after alike, and -fix judges by
+# the unit tests.
+unseen() {
+  local name=$1 var=$2 repository=$3 commit=$4 moddir=$5 pkgs=$6 kinds=$7 api=$8
+  local repo
+  repo=$(clone "$var" "$name" "$repository" "$commit")
+  local dir=$work/$name
+  rm -rf "$dir"
+  git clone -q "$repo" "$dir" 2>/dev/null || true
+  git -C "$dir" checkout -q "$commit" -- "$moddir"
+  cd "$dir/$moddir"
+  pins >"$work/$name.pins.before"
+  local ps
+  read -r -a ps <<<"$pkgs"
+
+  say "$name ${commit}: before"
+  health "${ps[@]}"
+
+  say "ssagen generate"
+  use_runtime
+  if [ -n "$api" ]; then
+    "$bin" generate --ensure --ensure-kinds "$kinds" --output-dir internal/ssa "$api" 2>&1 | { grep -v '^wrote ' || true; }
+  else
+    "$bin" generate --ensure-kinds "$kinds" --output-dir internal/ssa 2>&1 | { grep -v '^wrote ' || true; }
+  fi
+  go mod tidy >/dev/null 2>&1
+  go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
+
+  say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
+  "$bin" vet -fix "${ps[@]}" 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+
+  say "$name: after"
+  health "${ps[@]}"
+  pins_kept "$name"
+  cd "$root"
+}
+
+capsule() {
+  unseen capsule CAPSULE_REPO projectcapsule/capsule 65a4e19e . "./internal/controllers/... ./pkg/..." \
+    k8s.io/api/rbac/v1.ClusterRole,k8s.io/api/rbac/v1.ClusterRoleBinding,k8s.io/api/rbac/v1.RoleBinding,k8s.io/api/core/v1.LimitRange,k8s.io/api/core/v1.Namespace,k8s.io/api/core/v1.PersistentVolume,k8s.io/api/core/v1.Pod,k8s.io/api/core/v1.ResourceQuota,k8s.io/api/core/v1.Secret,k8s.io/api/networking/v1.NetworkPolicy,k8s.io/api/admissionregistration/v1.MutatingWebhookConfiguration,k8s.io/api/admissionregistration/v1.ValidatingWebhookConfiguration \
+    ./api/...
+}
+
+kuberay() {
+  unseen kuberay KUBERAY_REPO ray-project/kuberay feeaf72fa ray-operator "./controllers/... ./pkg/..." \
+    k8s.io/api/networking/v1.NetworkPolicy,k8s.io/api/core/v1.Service,k8s.io/api/core/v1.Pod,k8s.io/api/batch/v1.Job \
+    ./apis/ray/...
+}
+
 case "${1:-all}" in
 kargo) kargo ;;
 nso) nso ;;
 agent-sandbox) agentsandbox ;;
-all) kargo; agentsandbox; nso ;;
-*) echo "usage: hack/seeds.sh [kargo|nso|agent-sandbox|all]" >&2; exit 2 ;;
+capsule) capsule ;;
+kuberay) kuberay ;;
+all) kargo; agentsandbox; nso; capsule; kuberay ;;
+*) echo "usage: hack/seeds.sh [kargo|nso|agent-sandbox|capsule|kuberay|all]" >&2; exit 2 ;;
 esac
