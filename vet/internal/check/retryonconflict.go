@@ -43,13 +43,15 @@ func runRetryOnConflict(p *pass) {
 
 const whyRetryWrites = "the retried function writes more than once, or through something other than the client's Update or Status().Update: rewrite it by hand with the helpers (docs/vet.md)"
 
-// retryFix rewrites the one write of the retried function — read, change,
-// write — as an apply, which has no resourceVersion to conflict on: a
-// Status().Update becomes the kind's status helper of the converted
-// status (as status-update's fix), an Update of the object it read
-// Apply<Kind>Changes of what the function changed since the read (as
-// update-cached-churning's). The retry stays; it no longer meets a
-// conflict to retry.
+// retryFix rewrites the one write of the retried function as an apply,
+// which has no resourceVersion to conflict on, where that loses nothing
+// the retry keeps: a Status().Update of a status the function sets whole
+// from values it did not read (capsule's tenant status) becomes the
+// kind's status helper of the converted status, as status-update's fix.
+// The retry stays; it no longer meets a conflict to retry. A function
+// that builds on what it read (a condition updated in place, a counter,
+// a list appended to) re-reads to keep another writer's changes, which a
+// forced apply would overwrite: no fix.
 func (p *pass) retryFix(call *ast.CallExpr, stack []ast.Node, statusWriters func() []statusWriter) ([]analysis.SuggestedFix, string) {
 	fn, ok := ast.Unparen(call.Args[1]).(*ast.FuncLit)
 	if !ok {
@@ -83,14 +85,78 @@ func (p *pass) retryFix(call *ast.CallExpr, stack []ast.Node, statusWriters func
 	if !ok {
 		return nil, whyRetryWrites
 	}
-	if p.isStatusWriter(sel.X) {
-		return p.statusUpdateFix(write, sel, inner, statusWriters)
-	}
 	v := p.objectVar(write.Args[1])
-	if v == nil {
-		return nil, whyRetryWrites
+	if !p.isStatusWriter(sel.X) || v == nil {
+		return nil, whyRetryMerge
 	}
-	return p.updateCachedFix(write, inner, fn.Body, v)
+	if !p.replacesStatus(fn.Body, v) {
+		return nil, whyRetryMerge
+	}
+	return p.statusUpdateFix(write, sel, inner, statusWriters)
+}
+
+const whyRetryMerge = "the retry re-reads the object so that what another writer set in between is kept and built on; an apply (with force) would overwrite it: " +
+	"apply only the fields this code owns, by hand, with the helper and its apply configuration (docs/vet.md, \"Retries\")"
+
+// replacesStatus reports whether the retried function sets v's whole
+// status from a value that does not read v (latest.Status =
+// instance.Status), so that what it writes does not depend on what it
+// read: the read serves the resourceVersion and a comparison only, and
+// an apply of that status writes what a retried Update would. After the
+// assignment, values taken from v before it are read only by an if that
+// returns (a comparison that skips the write).
+func (p *pass) replacesStatus(body *ast.BlockStmt, v *types.Var) bool {
+	readsV := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(m ast.Node) bool {
+			if id, ok := m.(*ast.Ident); ok && p.TypesInfo.Uses[id] == v {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	taken := map[types.Object]bool{} // locals defined from v before the assignment
+	replaced := false
+	for _, s := range body.List {
+		if !replaced {
+			if as, ok := s.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+				if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Status" && p.objectVar(sel.X) == v && as.Tok == token.ASSIGN {
+					if readsV(as.Rhs[0]) {
+						return false
+					}
+					replaced = true
+					continue
+				}
+				if as.Tok == token.DEFINE && readsV(as.Rhs[0]) {
+					for _, l := range as.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							taken[p.TypesInfo.Defs[id]] = true
+						}
+					}
+				}
+			}
+			continue
+		}
+		readsTaken := false
+		ast.Inspect(s, func(m ast.Node) bool {
+			if id, ok := m.(*ast.Ident); ok && taken[p.TypesInfo.Uses[id]] {
+				readsTaken = true
+			}
+			return !readsTaken
+		})
+		if !readsTaken {
+			continue
+		}
+		ifs, ok := s.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+			return false
+		}
+		if _, ret := ifs.Body.List[0].(*ast.ReturnStmt); !ret {
+			return false
+		}
+	}
+	return replaced
 }
 
 // stackTo is the path from the file of stack down to n (inside the last
