@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,22 +16,7 @@ import (
 // own), and the package's unit test on the fake client, which checks the
 // results and the refusal of a Role another owner controls, stays green.
 func TestVetFixRounds(t *testing.T) {
-	bin, dir := vetSetup(t, "zzvetfixrounds")
-	file := filepath.Join(dir, "x.go")
-	for name, src := range map[string]string{"x.go": roundsSrc, "x_test.go": roundsTest} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pkg := "./" + filepath.Base(dir)
-	goCmd := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("go", append(args, pkg)...)
-		cmd.Dir = "../.."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	bin, file, pkg, goCmd := vetFixPackage(t, "zzvetfixrounds", roundsSrc, roundsTest)
 	goCmd("test", "-count=1")
 	cmd := exec.Command(bin, "vet", "-fix", pkg)
 	cmd.Dir = "../.."

@@ -18,14 +18,7 @@ import (
 // builds, passes go vet and its tests. -diff shows the same rewrite and
 // writes nothing.
 func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
-	bin, dir := vetSetup(t, "zzvetfixsafe")
-	file := filepath.Join(dir, "x.go")
-	for name, src := range map[string]string{"x.go": safeSrc, "x_test.go": safeTest} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pkg := "./" + filepath.Base(dir)
+	bin, file, pkg, goCmd := vetFixPackage(t, "zzvetfixsafe", safeSrc, safeTest)
 	run := func(args ...string) (string, int) {
 		cmd := exec.Command(bin, append([]string{"vet"}, append(args, pkg)...)...)
 		cmd.Dir = "../.."
@@ -37,14 +30,6 @@ func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
 			t.Fatal(err)
 		}
 		return string(out), code
-	}
-	goCmd := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("go", append(args, pkg)...)
-		cmd.Dir = "../.."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
 	}
 	goCmd("test", "-count=1")
 
@@ -86,6 +71,29 @@ func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
 	if out, code := run(); code != 3 || strings.Count(out, "Create → AlreadyExists → Update") != 1 {
 		t.Errorf("after -fix, vet: exit %d, want the one declined finding:\n%s", code, out)
 	}
+}
+
+// vetFixPackage writes a package of this module, x.go and x_test.go, for
+// ssagen vet -fix: the ssagen binary, x.go's path, the package's
+// pattern, and a runner of go commands on it that fails the test.
+func vetFixPackage(t *testing.T, prefix, src, test string) (bin, file, pkg string, goCmd func(...string)) {
+	t.Helper()
+	bin, dir := vetSetup(t, prefix)
+	for name, text := range map[string]string{"x.go": src, "x_test.go": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkg = "./" + filepath.Base(dir)
+	goCmd = func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", append(args, pkg)...)
+		cmd.Dir = "../.."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return bin, filepath.Join(dir, "x.go"), pkg, goCmd
 }
 
 const safeSrc = `package x

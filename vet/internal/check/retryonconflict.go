@@ -12,14 +12,7 @@ import (
 )
 
 func runRetryOnConflict(p *pass) {
-	var writers []statusWriter
-	listed := false
-	statusWriters := func() []statusWriter {
-		if !listed {
-			writers, listed = p.statusWriters(), true
-		}
-		return writers
-	}
+	statusWriters := p.lazyStatusWriters()
 	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
 		if !push || p.inTest(call) || !p.retryReported(call) {

@@ -11,16 +11,21 @@ import (
 	"github.com/ssagen/ssagen/internal/contract"
 )
 
-func runStatusUpdate(p *pass) {
-	// The package's status writes, listed once and only for a finding's fix.
+// lazyStatusWriters lists the package's status writes once, and only
+// when a finding's fix asks.
+func (p *pass) lazyStatusWriters() func() []statusWriter {
 	var writers []statusWriter
 	listed := false
-	statusWriters := func() []statusWriter {
+	return func() []statusWriter {
 		if !listed {
 			writers, listed = p.statusWriters(), true
 		}
 		return writers
 	}
+}
+
+func runStatusUpdate(p *pass) {
+	statusWriters := p.lazyStatusWriters()
 	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
 		if !push || p.inTest(call) || len(call.Args) < 2 {
