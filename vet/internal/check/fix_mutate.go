@@ -659,18 +659,22 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 	}
 	indent := strings.Repeat("\t", p.Fset.Position(as.Pos()).Column-1)
 	var text strings.Builder
-	prev := token.NoPos
+	// The statement before each in the mutate function, moved or not.
+	before := map[ast.Stmt]token.Pos{}
 	if mutate, ok := ast.Unparen(call.Args[3]).(*ast.FuncLit); ok {
-		prev = mutate.Body.Lbrace
+		prev := mutate.Body.Lbrace
+		for _, st := range mutate.Body.List {
+			before[st] = prev
+			prev = st.End()
+		}
 	}
 	for _, a := range assigns {
 		// The statements move with their comments: those above them,
 		// since the statement before, and those inside.
-		for _, c := range f.commentsBetween(prev, a.Pos()) {
+		for _, c := range f.commentsBetween(before[a], a.Pos()) {
 			text.WriteString(c + "\n" + indent)
 		}
 		text.WriteString(f.commentedNode(a) + "\n" + indent)
-		prev = a.End()
 	}
 	helperCall := in.callWith(f, call.Args[0], clientText, desired)
 	// Read after the write, the variable takes the live object the

@@ -243,11 +243,13 @@ func (r *Reconciler) mutatedGuarded(ctx context.Context, owner client.Object, de
 	role := desired.copyRole()
 	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		if controlledElsewhere(role, owner) {
+			// Another owner's role: say so.
 			return apierrors.NewAlreadyExists("roles", role.Name)
 		}
 		if err := controllerutil.SetControllerReference(owner, role, r.Scheme); err != nil {
 			return err
 		}
+		// The rules, as desired.
 		role.Rules = desired.role.Rules
 		return nil
 	})
