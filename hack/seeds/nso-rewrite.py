@@ -3,11 +3,11 @@
 (a4ae50b) that docs/seeds.md explains: run by hack/seeds.sh in the
 operator's checkout, after `ssagen generate` wrote internal/ssa.
 
-ssagen vet -fix declines the four CreateOrUpdate sites: each object is a
-copy of a typed desired object that collectDesiredResources computes
-whole, and the result is logged. As docs/vet.md ("CreateOrUpdate by hand")
-says, the rewrite builds each apply configuration from that desired
-object and calls the generated helper:
+ssagen vet -fix rewrites the HTTPRouteFilter, HTTPRoute and EndpointSlice
+sites and declines the Gateway's, whose mutate function carries the
+listener hostnames forward from the live object. As docs/vet.md
+("CreateOrUpdate by hand") says, this script builds its apply
+configuration from the desired object and calls the generated helper:
 
 - the desired object is carried into its apply configuration by JSON
   (applyConfigurationOf): the controller computed the whole spec and
@@ -19,8 +19,6 @@ object and calls the generated helper:
 - the Gateway's listener hostname carry-forward goes: the hostnames the
   gateway controller writes are its fields, which an apply that leaves
   them out never touches;
-- the EndpointSlice annotation sync goes: an apply that stops sending an
-  annotation it set removes it;
 - the status Update in the deferred function, which -fix makes
   EnsureHTTPProxyStatus of the converted status (a status apply, no
   resourceVersion, skipped when nothing changed), goes through the
@@ -67,10 +65,6 @@ replace('''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alph
 ''', f'''	networkingv1alpha "go.datum.net/network-services-operator/api/v1alpha"
 	gatewayv1ac "{MOD}/apis/v1"
 	gatewayv1ensure "{MOD}/apis/v1/ensure"
-	discoveryv1ensure "{MOD}/discovery/v1/ensure"
-	routefilterac "{MOD}/gateway/v1alpha1"
-	routefilterensure "{MOD}/gateway/v1alpha1/ensure"
-	discoveryv1ac "k8s.io/client-go/applyconfigurations/discovery/v1"
 ''')
 if 'ssaensure "github.com/ssagen/ssagen/ensure"' not in src.text:
     sys.exit("nso-rewrite: run after ssagen vet -fix, which imports the runtime as ssaensure")
@@ -158,76 +152,24 @@ replace_between('''	gateway := desiredResources.gateway.DeepCopy()
 	logger.Info("processed gateway", "name", gateway.Name, "result", result)
 ''')
 
-# The HTTPRouteFilters: -fix rewrites this site (the desired copy
-# converted by FromHTTPRouteFilter); it then only goes through the
-# cluster's ensure.Client. Before -fix did, the script wrote it.
-if "FromHTTPRouteFilter(httpRouteFilter)" in src.text:
+def through_ensure_client(helper):
+    """-fix rewrote the site onto helper through the cluster's plain
+    client: it goes through the cluster's ensure.Client instead."""
     lines = src.text.split("\n")
-    hits = [i for i, l in enumerate(lines) if "FromHTTPRouteFilter(httpRouteFilter)" in l and "cl.GetClient()" in l]
+    hits = [i for i, l in enumerate(lines) if helper + "(ctx, cl.GetClient()," in l]
     if len(hits) != 1:
-        sys.exit("nso-rewrite: expected one -fix'd EnsureHTTPRouteFilter call through cl.GetClient()")
-    lines[hits[0]] = lines[hits[0]].replace("cl.GetClient()", "ec")
+        sys.exit("nso-rewrite: expected one -fix'd %s call through cl.GetClient()" % helper)
+    lines[hits[0]] = lines[hits[0]].replace(helper + "(ctx, cl.GetClient(),", helper + "(ctx, ec,")
     src.text = "\n".join(lines)
-else:
-  replace_between('''		for _, desiredFilter := range desiredResources.httpRouteFilters {
-			httpRouteFilter := desiredFilter.DeepCopy()
-''', '''			logger.Info("processed httproutefilter", "name", httpRouteFilter.Name, "result", result)
-''', '''		for _, desiredFilter := range desiredResources.httpRouteFilters {
-			filterApply, err := applyConfigurationOf(routefilterac.HTTPRouteFilter(desiredFilter.Name, desiredFilter.Namespace), desiredFilter)
-			if err != nil {
-				return ctrl.Result{}, err
-			}
-			httpRouteFilter, result, err := routefilterensure.EnsureHTTPRouteFilter(ctx, ec, &httpProxy, filterApply)
-			if err != nil {
-				return ctrl.Result{}, fmt.Errorf("failed updating httproutefilter resource: %w", err)
-			}
-			logger.Info("processed httproutefilter", "name", httpRouteFilter.Name, "result", result)
-''')
 
-# Imports the script added that nothing uses once -fix wrote a site.
-for name in ("routefilterac", "routefilterensure"):
-    if name + "." not in src.text:
-        lines = src.text.split("\n")
-        src.text = "\n".join(l for l in lines if not l.startswith("\t" + name + " "))
 
-# The HTTPRoute.
-replace_between('''	httpRoute := desiredResources.httpRoute.DeepCopy()
-''', '''	logger.Info("processed httproute", "name", httpRoute.Name, "result", result)
-''', f'''	routeApply, err := applyConfigurationOf(gatewayv1ac.HTTPRoute(desiredResources.httpRoute.Name, desiredResources.httpRoute.Namespace), desiredResources.httpRoute)
-	if err != nil {{
-		return ctrl.Result{{}}, err
-	}}
-	httpRoute, result, err := gatewayv1ensure.EnsureHTTPRoute(ctx, ec, &httpProxy, routeApply)
-	if err != nil {{
-		if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
-{conflict("HTTPRoute", "desiredResources.httpRoute.Name")}
-		}}
-		return ctrl.Result{{}}, fmt.Errorf("failed updating httproute resource: %w", err)
-	}}
-
-	logger.Info("processed httproute", "name", httpRoute.Name, "result", result)
-''')
-
-# The EndpointSlices.
-replace_between('''	for _, desiredEndpointSlice := range desiredResources.endpointSlices {
-		endpointSlice := desiredEndpointSlice.DeepCopy()
-''', '''		logger.Info("processed endpointslice", "result", result, "name", desiredEndpointSlice.Name)
-''', f'''	for _, desiredEndpointSlice := range desiredResources.endpointSlices {{
-		sliceApply, err := applyConfigurationOf(discoveryv1ac.EndpointSlice(desiredEndpointSlice.Name, desiredEndpointSlice.Namespace), desiredEndpointSlice)
-		if err != nil {{
-			return ctrl.Result{{}}, err
-		}}
-		_, result, err := discoveryv1ensure.EnsureEndpointSlice(ctx, ec, &httpProxy, sliceApply)
-		if err != nil {{
-			if errors.Is(err, ssaensure.ErrAlreadyControlled) {{
-{conflict("EndpointSlice", "desiredEndpointSlice.Name")}
-			}}
-
-			return ctrl.Result{{}}, fmt.Errorf("failed to create or update endpointslice: %w", err)
-		}}
-
-		logger.Info("processed endpointslice", "result", result, "name", desiredEndpointSlice.Name)
-''')
+# The HTTPRouteFilters, the HTTPRoute and the EndpointSlices: -fix
+# rewrites these sites (the desired copies converted by From<Kind>, the
+# controller check as ErrAlreadyControlled, the annotation sync on the
+# copy); they then only go through the cluster's ensure.Client.
+through_ensure_client("gatewayv1alpha1ensure.EnsureHTTPRouteFilter")
+through_ensure_client("apisv1ensure.EnsureHTTPRoute")
+through_ensure_client("discoveryv1ensure.EnsureEndpointSlice")
 
 src.append('''
 // applyConfigurationOf carries a value this controller computes whole (a
@@ -254,4 +196,4 @@ func applyConfigurationOf[T any](ac *T, v any) (*T, error) {
 }
 ''')
 src.save()
-print("nso-rewrite: 4 CreateOrUpdate sites and the status Update of the HTTPProxy controller rewritten")
+print("nso-rewrite: the Gateway's CreateOrUpdate rewritten; -fix's rewrites of the HTTPProxy controller moved onto the cluster's ensure.Client")
