@@ -135,21 +135,40 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		return nil, p.noHelper()
 	}
 	in.variable = objVar
-	for i := 0; i < end; i++ {
-		s := block.List[i]
-		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
-			if id, ok := as.Lhs[0].(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == objVar {
-				in.def = s
+	scan := func(stmts []ast.Stmt) {
+		for _, s := range stmts {
+			if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+				if id, ok := as.Lhs[0].(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == objVar {
+					in.def = s
+				}
 			}
-		}
-		for _, c := range calls(s) {
-			if p.isPkgFunc(c, controllerutilPkg, "SetControllerReference") && len(c.Args) >= 2 && p.objectVar(c.Args[1]) == objVar {
-				in.owner, in.ownerExpr = s, c.Args[0]
+			for _, c := range calls(s) {
+				if p.isPkgFunc(c, controllerutilPkg, "SetControllerReference") && len(c.Args) >= 2 && p.objectVar(c.Args[1]) == objVar {
+					in.owner, in.ownerExpr = s, c.Args[0]
+				}
 			}
 		}
 	}
+	scan(block.List[:end])
 	if in.def == nil {
-		return p.rangeIntent(in, stack, site)
+		// Defined in an enclosing block, before the one of the write (a
+		// literal, then a retry's function that writes it): the
+		// statements of that block up to the one holding the write.
+		for i := len(stack) - 1; i >= 0 && in.def == nil; i-- {
+			outer, ok := stack[i].(*ast.BlockStmt)
+			if !ok || outer == block || !containsNode(outer, block) || objVar.Pos() < outer.Pos() || objVar.Pos() > outer.End() {
+				continue
+			}
+			for j, st := range outer.List {
+				if containsNode(st, block) {
+					scan(outer.List[:j])
+					break
+				}
+			}
+		}
+		if in.def == nil {
+			return p.rangeIntent(in, stack, site)
+		}
 	}
 	rhs := ast.Unparen(in.def.(*ast.AssignStmt).Rhs[0])
 	u, ok := rhs.(*ast.UnaryExpr)

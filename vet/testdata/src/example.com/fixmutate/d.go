@@ -9,6 +9,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
@@ -405,4 +406,22 @@ func (r *Reconciler) mutatedLabelAccessors(ctx context.Context, owner client.Obj
 		return controllerutil.SetControllerReference(owner, role, r.Scheme)
 	})
 	return err
+}
+
+// Fixed: the literal is written before a retry whose function writes it
+// (capsule's ResourceQuotas): found in the enclosing block.
+func (r *Reconciler) mutatedInRetry(ctx context.Context, owner client.Object, namespaces []string, rules []rbacv1.PolicyRule) error {
+	for _, ns := range namespaces {
+		role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "quota", Namespace: ns}}
+		if err := retry.RetryOnConflict(retry.DefaultBackoff, func() error {
+			_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+				role.Rules = rules
+				return controllerutil.SetControllerReference(owner, role, r.Scheme)
+			})
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
