@@ -48,7 +48,7 @@ func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
 	}
 	for _, want := range []string{
 		"ssagen vet -fix: rewrote 2 of 3 sites; 1 file(s) changed",
-		"the package's test TestInjectedCreateError fails with the rewrite",
+		"the package's test TestInjectedCreateError fails with the rewrite (a test that injects errors into Create or Update through the fake client's interceptor",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("-fix output lacks %q:\n%s", want, out)

@@ -1,6 +1,12 @@
 package driver
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
 
 // TestSplitDetail: sites declined for the same reason group together in
 // the summary; the expression that differs per site is kept for its line.
@@ -16,6 +22,45 @@ func TestSplitDetail(t *testing.T) {
 		general, detail := splitDetail(c.why)
 		if general != c.general || detail != c.detail {
 			t.Errorf("splitDetail(%q) = %q, %q; want %q, %q", c.why, general, detail, c.general, c.detail)
+		}
+	}
+}
+
+// TestInjects: a failing test is taken for one that injects errors only
+// when its own body uses controller-runtime's interceptor; a test that
+// fails otherwise (a field an Update cleared, which an apply leaves) gets
+// the other reason, even where other tests of the package inject.
+func TestInjects(t *testing.T) {
+	dir := t.TempDir()
+	src := `package x
+
+import "testing"
+
+func TestInjecting(t *testing.T) {
+	_ = interceptor.Funcs{}
+}
+
+func TestClearing(t *testing.T) {
+	t.Log("no injection here")
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch := &vetCheck{pkg: &packages.Package{GoFiles: []string{filepath.Join(dir, "x.go")}}}
+	for _, c := range []struct {
+		failing []string
+		want    bool
+	}{
+		{[]string{"TestInjecting/case"}, true},
+		{[]string{"TestClearing"}, false},
+		{[]string{"TestInjecting", "TestClearing"}, false},
+	} {
+		if got := ch.injects(c.failing); got != c.want {
+			t.Errorf("injects(%v) = %v, want %v", c.failing, got, c.want)
 		}
 	}
 }
