@@ -45,8 +45,8 @@ const (
 		"an apply leaves the fields another writer set alone when this code does not send them — drop the block by hand once the desired object sets none of them (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyDefault = "the mutate function sets a field only while the live object lacks it (a default another writer may change): " +
 		"send it in a separate apply with ssaensure.CreateOnly(), or always, by hand (docs/vet.md, \"CreateOrUpdate by hand\")"
-	whyKeptInIf = "the object stays a typed value (its name is read after the write, or it is a value), whose mutate function's assignments " +
-		"must move before the helper's call, and the CreateOrUpdate is in an if's init: assign its error first (`_, err := ...`), then run -fix again"
+	whyKeptInIf = "the CreateOrUpdate is in an if's init, and the rewrite needs a statement after the call (the error of another controller's check, " +
+		"or the live object the variable takes): assign its error first (`_, err := ...`), then run -fix again"
 	whyGuard = "the mutate function checks for another controller than the one it sets, or drops the error: " +
 		"call the helper with that owner, which refuses an object another controller controls (ensure.ErrAlreadyControlled)"
 	whyArgs       = "CreateOrUpdate is called with other arguments than (ctx, client, object, mutate)"
@@ -242,14 +242,6 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 		return nil, why
 	}
-	if (in.convert != nil || in.keep) && stmt != ast.Stmt(as) {
-		// if _, err := CreateOrUpdate(...); err != nil: no room for the
-		// assignments before the helper's call.
-		if in.whyNot != "" {
-			return nil, in.whyNot
-		}
-		return nil, whyKeptInIf
-	}
 	// The OperationResult becomes the helper's ssaensure.Result
 	// (fix_result.go).
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
@@ -352,7 +344,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 	}
 	if keep && in.convert == nil {
-		if in.variable == nil || in.lit == nil || stmt != ast.Stmt(as) {
+		if in.variable == nil || in.lit == nil {
 			return nil, whyMutate
 		}
 		in.keep = true
@@ -360,7 +352,13 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	sig := in.helper.Type().(*types.Signature)
 	ac := acNamed(sig.Params().At(contract.ParamDesired).Type())
 	if in.convert != nil || in.keep {
-		return p.convertedMutateFix(f, in, call, as, assigns, ac)
+		if stmt != ast.Stmt(as) && (in.guard != nil || in.usedAfter) {
+			// if _, err := CreateOrUpdate(...); err != nil: the error
+			// mapped after the call, or the live object the variable
+			// takes, need statements of their own.
+			return nil, whyKeptInIf
+		}
+		return p.convertedMutateFix(f, in, call, stmt, as, assigns, ac)
 	}
 	b, ok := f.builder(tree.literal(), ac, true)
 	if !ok {
@@ -647,7 +645,7 @@ func (p *pass) setsOwner(e ast.Expr, in *literalIntent) bool {
 //	role := desired.copyRole()
 //	role.Labels = labels
 //	_, _, err := rbacv1ensure.EnsureRole(ctx, r.Client, owner, rbacv1ensure.FromRole(role))
-func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExpr, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
+func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExpr, stmt ast.Stmt, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
 	sig := in.helper.Type().(*types.Signature)
 	desired, ok := f.converted(ac, in.helper, in.desiredExpr())
 	if !ok {
@@ -657,7 +655,7 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 	if !ok {
 		return nil, whyClientType
 	}
-	indent := strings.Repeat("\t", p.Fset.Position(as.Pos()).Column-1)
+	indent := strings.Repeat("\t", p.Fset.Position(stmt.Pos()).Column-1)
 	var text strings.Builder
 	// The statement before each in the mutate function, moved or not.
 	before := map[ast.Stmt]token.Pos{}
@@ -684,7 +682,27 @@ func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 	if in.usedAfter {
 		live = in.variable.Name()
 	}
-	text.WriteString(live + ", " + in.result + ", " + f.node(as.Lhs[1]) + " " + in.resultTok + " " + helperCall)
+	call3 := live + ", " + in.result + ", " + f.node(as.Lhs[1]) + " " + in.resultTok + " " + helperCall
+	if stmt != ast.Stmt(as) {
+		// In an if's init: the statements go before the if, the call
+		// stays its init.
+		moved := text.String()
+		edits := append([]analysis.TextEdit{
+			{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(moved)},
+			{Pos: as.Pos(), End: as.End(), NewText: []byte(call3)},
+		}, in.resultEdits...)
+		removed := []ast.Node{as}
+		if in.owner != nil {
+			edits = append(edits, deleteLine(p.Fset, in.owner))
+			removed = append(removed, in.owner)
+		}
+		edits = append(edits, f.importEdits(removed, moved+call3)...)
+		return []analysis.SuggestedFix{{
+			Message:   fmt.Sprintf("Use %s.%s: apply the object the mutate function leaves, converted, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
+			TextEdits: edits,
+		}}, ""
+	}
+	text.WriteString(call3)
 	if g := in.guard; g != nil {
 		// The helper refuses an object another controller controls with
 		// ErrAlreadyControlled; the code after it expects the guard's error.

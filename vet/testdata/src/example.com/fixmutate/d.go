@@ -425,3 +425,36 @@ func (r *Reconciler) mutatedInRetry(ctx context.Context, owner client.Object, na
 	}
 	return nil
 }
+
+// Fixed: the CreateOrUpdate in an if's init, its object kept typed (a
+// label merged): the mutate function's statements go before the if.
+func (r *Reconciler) mutatedInIfInit(ctx context.Context, owner client.Object, ns string, rules []rbacv1.PolicyRule) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "init", Namespace: ns}}
+	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		if role.Labels == nil {
+			role.Labels = map[string]string{}
+		}
+		role.Labels["app"] = "init"
+		role.Rules = rules
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	}); err != nil {
+		return fmt.Errorf("writing %s: %w", role.Name, err)
+	}
+	return nil
+}
+
+// No fix: in an if's init, with another controller's check, whose error
+// the fix maps in a statement after the call.
+func (r *Reconciler) mutatedInIfInitGuarded(ctx context.Context, owner client.Object, desired desiredRoles) error {
+	role := desired.copyRole()
+	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the CreateOrUpdate is in an if's init, and the rewrite needs a statement after the call`
+		if controlledElsewhere(role, owner) {
+			return apierrors.NewAlreadyExists("roles", role.Name)
+		}
+		role.Rules = desired.role.Rules
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	}); err != nil {
+		return err
+	}
+	return nil
+}
