@@ -124,7 +124,6 @@ func hasTypeMeta(t *model.Type) bool {
 	return false
 }
 
-// typeCode renders a type expression produced by model.ApplyRef.
 // hidden reports a named type of a basic kind that generated code in
 // another package cannot name (type tenantState string, held by an
 // exported field): apply configurations hold its underlying type, and the
@@ -133,6 +132,7 @@ func hidden(t *model.Type) bool {
 	return !token.IsExported(t.Name.Name) && t.Basic != ""
 }
 
+// typeCode renders a type expression produced by model.ApplyRef.
 func typeCode(r *model.TypeRef) *jen.Statement {
 	switch r.Kind {
 	case model.RefApply:

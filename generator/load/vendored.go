@@ -154,10 +154,8 @@ func (l *loader) vendorable(external []*model.GroupVersion, force map[string]str
 		if pkg == metaV1Pkg {
 			// client-go ships meta/v1's apply configurations but for a
 			// few types (GroupVersionKind, ListMeta): those alone are
-			// vendored, the rest stays client-go's.
-			if l.only[pkg][t.Name.Name] {
-				return // vendored already
-			}
+			// vendored, the rest stays client-go's (one vendored already
+			// has its GV).
 			w := more[pkg]
 			if w.types == nil {
 				w = vendorWhy{why: "client-go ships no apply configuration for it", types: map[string]bool{}}

@@ -62,7 +62,6 @@ func (p *pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 		}
 		return true
 	})
-	uses = slices.DeleteFunc(uses, func(x *ast.Ident) bool { return lhs[x] })
 	if p.TypesInfo.Defs[id] == v {
 		if len(assigns) > 0 {
 			return nil, whyResultAgain

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ssagen/ssagen/internal/contract"
 )
@@ -224,52 +225,43 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 }
 
 // identityRead reports whether the use id of an object variable reads
-// only its name or namespace: v.Name, v.Namespace, v.GetName(),
-// v.GetNamespace(), or client.ObjectKeyFromObject(v).
+// only its name or namespace: v.Name, v.Namespace (not assigned, not
+// taken the address of), v.GetName(), v.GetNamespace(), or
+// client.ObjectKeyFromObject(v).
 func (p *pass) identityRead(id *ast.Ident, stack []ast.Node) bool {
-	body := funcBody(stack)
-	if body == nil {
+	file := fileOf(stack)
+	if file == nil {
 		return false
 	}
-	ok := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			if ast.Unparen(n.X) == ast.Expr(id) {
-				switch n.Sel.Name {
-				case "Name", "Namespace":
-					if s, isField := p.TypesInfo.Selections[n]; isField && s.Kind() == types.FieldVal {
-						ok = !p.assigned(body, n)
-					}
-				}
-			}
-		case *ast.CallExpr:
-			if sel, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr); isSel && ast.Unparen(sel.X) == ast.Expr(id) && len(n.Args) == 0 {
-				ok = sel.Sel.Name == "GetName" || sel.Sel.Name == "GetNamespace"
-			}
-			if p.isPkgFunc(n, clientPkg, "ObjectKeyFromObject") && len(n.Args) == 1 && ast.Unparen(n.Args[0]) == ast.Expr(id) {
-				ok = true
-			}
+	path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
+	if len(path) < 3 || path[0] != ast.Node(id) {
+		return false
+	}
+	switch parent := path[1].(type) {
+	case *ast.SelectorExpr:
+		if parent.X != ast.Expr(id) {
+			return false
 		}
-		return !ok
-	})
-	return ok
-}
-
-// assigned reports whether e is the left side of an assignment in body.
-func (p *pass) assigned(body *ast.BlockStmt, e ast.Expr) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok {
-			for _, l := range as.Lhs {
-				if ast.Unparen(l) == e {
-					found = true
-				}
+		switch parent.Sel.Name {
+		case "Name", "Namespace":
+			if s, ok := p.TypesInfo.Selections[parent]; !ok || s.Kind() != types.FieldVal {
+				return false
 			}
+			switch up := path[2].(type) {
+			case *ast.AssignStmt:
+				return !slices.Contains(up.Lhs, ast.Expr(parent))
+			case *ast.UnaryExpr:
+				return up.Op != token.AND
+			}
+			return true
+		case "GetName", "GetNamespace":
+			c, ok := path[2].(*ast.CallExpr)
+			return ok && c.Fun == ast.Expr(parent) && len(c.Args) == 0
 		}
-		return !found
-	})
-	return found
+	case *ast.CallExpr:
+		return p.isPkgFunc(parent, clientPkg, "ObjectKeyFromObject") && len(parent.Args) == 1 && parent.Args[0] == ast.Expr(id)
+	}
+	return false
 }
 
 // typedDesired says why an object defined from an expression that is not
