@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/ssagen/ssagen/generator/diag"
 	"github.com/ssagen/ssagen/generator/emit"
@@ -83,9 +81,6 @@ func Load(cfg *Config) (*model.Universe, error) {
 		if outDir, err = filepath.Abs(filepath.Join(cfg.Dir, cfg.OutputDir)); err != nil {
 			return nil, err
 		}
-		if gomodcache := goEnv(cfg.Dir, "GOMODCACHE"); gomodcache != "" && within(outDir, gomodcache) {
-			return nil, fmt.Errorf("--output-dir %s is inside the module cache %s: choose a folder of your own module", cfg.OutputDir, gomodcache)
-		}
 		if cfg.OutputPkg == "" {
 			if cfg.OutputPkg, err = importPathOf(outDir); err != nil {
 				return nil, err
@@ -104,7 +99,7 @@ func Load(cfg *Config) (*model.Universe, error) {
 		flags = append(flags, "-tags="+cfg.BuildTags)
 	}
 	u, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: cfg.Packages, BuildFlags: flags, OutputPkg: cfg.OutputPkg, Layout: layout, External: external,
-		EnsureKinds: cfg.EnsureKinds, Ensure: cfg.Ensure, AllowDangerousTypes: cfg.AllowDangerousTypes,
+		OutputDir: outDir, EnsureKinds: cfg.EnsureKinds, Ensure: cfg.Ensure, AllowDangerousTypes: cfg.AllowDangerousTypes,
 		CompatApplyconfigurationGen: cfg.Compat == "applyconfiguration-gen", Log: cfg.Log, Loader: cfg.loader, BeforeDeepCopy: cfg.BeforeDeepCopy})
 	if err != nil {
 		wd := cfg.Dir
@@ -139,13 +134,6 @@ func Load(cfg *Config) (*model.Universe, error) {
 			for _, w := range diag.Relative(diag.Errors(u.VendoredWarnings), wd).(diag.Errors) {
 				fmt.Fprintln(cfg.Log, "  "+w.Error())
 			}
-		}
-	}
-	// An output tree inside an input package would become part of the API
-	// package, or be read back as input by a ./... pattern.
-	for _, gv := range u.GroupVersions {
-		if !layout && within(outDir, gv.Dir) {
-			return nil, fmt.Errorf("--output-dir %s is inside input package %s (%s): choose a folder outside the input packages", cfg.OutputDir, gv.PkgPath, gv.Dir)
 		}
 	}
 	return u, nil
@@ -260,21 +248,6 @@ func Generate(cfg Config, sink output.Sink) error {
 func OutputDir(cfg Config) string {
 	d, _ := filepath.Abs(filepath.Join(cfg.Dir, cfg.OutputDir))
 	return d
-}
-
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-func goEnv(dir, name string) string {
-	cmd := exec.Command("go", "env", name)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // importPathOf derives a folder's import path from the nearest go.mod.

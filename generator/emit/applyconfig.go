@@ -55,7 +55,7 @@ func (e *typeFile) render() *jen.File {
 	if t.Root != nil {
 		e.extract()
 	}
-	if t.Root != nil || hasTypeMeta(t) {
+	if t.Root != nil || t.EmbedsTypeMeta() {
 		e.f.Line()
 		e.f.Func().Params(jen.Id("b").Id(ac)).Id("IsApplyConfiguration").Params().Block()
 	}
@@ -115,15 +115,6 @@ func nillable(f *model.Field) bool {
 	return model.ApplyRef(f.Type).Nillable()
 }
 
-func hasTypeMeta(t *model.Type) bool {
-	for _, f := range t.Fields {
-		if r := f.Type.Deref(); f.Embedded && r.Kind == model.RefNamed && r.Named.Name == (model.TypeName{Pkg: metaV1Pkg, Name: "TypeMeta"}) {
-			return true
-		}
-	}
-	return false
-}
-
 // hidden reports a named type of a basic kind that generated code in
 // another package cannot name (type tenantState string, held by an
 // exported field): apply configurations hold its underlying type, and the
@@ -181,7 +172,7 @@ func (e *typeFile) constructor() {
 		}
 		body = append(append(body, gvk()...), jen.Return(jen.Id("b")))
 		e.f.Func().Id(t.Name.Name).Params(jen.Id("name").String()).Op("*").Id(ac).Block(body...)
-	case hasTypeMeta(t):
+	case t.EmbedsTypeMeta():
 		comment(e.f, fmt.Sprintf("%s constructs a declarative configuration of the %s type for use with\napply.", ac, t.Name.Name))
 		body := append([]jen.Code{jen.Id("b").Op(":=").Op("&").Id(ac).Values()}, gvk()...)
 		body = append(body, jen.Return(jen.Id("b")))
@@ -510,7 +501,7 @@ func (e *typeFile) ensureExists(embed *embedding) {
 func (e *typeFile) getters() {
 	ac := e.t.ApplyConfig.Name
 	for _, s := range e.setters {
-		if !needsGetter(s.declaring, s.Field) {
+		if !s.declaring.Identifies(s.Field) {
 			continue
 		}
 		f := s.Field
@@ -523,14 +514,6 @@ func (e *typeFile) getters() {
 		comment(e.f, fmt.Sprintf("Get%[1]s retrieves the value of the %[1]s field in the declarative configuration.", f.GoName))
 		e.f.Func().Params(jen.Id("b").Op("*").Id(ac)).Id("Get" + f.GoName).Params().Add(ret).Block(body...)
 	}
-}
-
-func needsGetter(t *model.Type, f *model.Field) bool {
-	if t.Name.Pkg != metaV1Pkg {
-		return false
-	}
-	return (t.Name.Name == "ObjectMeta" && (f.GoName == "Name" || f.GoName == "Namespace")) ||
-		(t.Name.Name == "TypeMeta" && (f.GoName == "Kind" || f.GoName == "APIVersion"))
 }
 
 func newFile(pkgPath string, aliases Aliases) *jen.File {

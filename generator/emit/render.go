@@ -22,7 +22,7 @@ import (
 func Render(u *model.Universe, header []byte) ([]output.File, error) {
 	extra := []string{managedfieldsPkg, u.OutputPkg + "/internal"}
 	if len(unreflectableKinds(u)) > 0 {
-		extra = append(extra, runtimePkg, unstructuredPkg, smdTyped(u), "encoding/json", "bytes", "fmt", "strings")
+		extra = append(extra, runtimePkg, unstructuredPkg, u.SMDTyped(), "encoding/json", "bytes", "fmt", "strings")
 	}
 	aliases := NewAliases(u, extra)
 	conv := newConversions(u, aliases)
@@ -94,7 +94,7 @@ func numbered(src []byte) string {
 }
 
 func internalFile(u *model.Universe, yml string, aliases Aliases) *jen.File {
-	typed := smdTyped(u)
+	typed := u.SMDTyped()
 	f := newFile(u.OutputPkg+"/internal", aliases)
 	comment(f, "Parser returns the structured-merge-diff parser of the schema of every type\nin this output tree, shared by all its group versions.")
 	f.Func().Id("Parser").Params().Op("*").Qual(typed, "Parser").Block(
@@ -147,7 +147,7 @@ func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
 	comment(f, "NewTypeConverter returns a type converter that knows the schema of every\ntype in this output tree.")
 	scheme := jen.Id("scheme").Op("*").Qual("k8s.io/apimachinery/pkg/runtime", "Scheme")
 	parser := jen.Qual(u.OutputPkg+"/internal", "Parser").Call()
-	if u.SMDTyped == model.SMDTypedV4 {
+	if u.SMDv4 {
 		// Before k8s.io v0.34 managedfields had no scheme type converter;
 		// applyconfiguration-gen used client-go's testing one.
 		const testingPkg = "k8s.io/client-go/testing"
@@ -176,8 +176,8 @@ func utilsFile(u *model.Universe, aliases Aliases) *jen.File {
 		kinds = append(kinds, jen.Op("*").Qual(k.Name.Pkg, k.Name.Name))
 	}
 	f.Func().Params(jen.Id("c").Id("typeConverter")).Id("ObjectToTyped").
-		Params(jen.Id("obj").Qual(runtimePkg, "Object"), jen.Id("opts").Op("...").Qual(smdTyped(u), "ValidationOptions")).
-		Params(jen.Op("*").Qual(smdTyped(u), "TypedValue"), jen.Error()).Block(
+		Params(jen.Id("obj").Qual(runtimePkg, "Object"), jen.Id("opts").Op("...").Qual(u.SMDTyped(), "ValidationOptions")).
+		Params(jen.Op("*").Qual(u.SMDTyped(), "TypedValue"), jen.Error()).Block(
 		jen.Switch(jen.Id("obj").Assert(jen.Type())).Block(
 			jen.Case(kinds...).Block(
 				jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Qual(u.OutputPkg+"/internal", "Unstructured").Call(jen.Id("obj")),
@@ -260,14 +260,6 @@ func unreflectableKinds(u *model.Universe) []*model.Type {
 		}
 	}
 	return out
-}
-
-// smdTyped is structured-merge-diff's typed package of the module.
-func smdTyped(u *model.Universe) string {
-	if u.SMDTyped == "" {
-		return model.SMDTypedV6
-	}
-	return u.SMDTyped
 }
 
 func nonEmpty(g string) string {

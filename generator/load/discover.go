@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/mod/module"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ssagen/ssagen/generator/model"
@@ -248,4 +249,46 @@ func shapeOfRef(r *model.TypeRef) string {
 		}
 	}
 	return "value"
+}
+
+// checkOutputDir refuses an output tree inside an input package (it would
+// become part of the API package, or be read back as input by a ./...
+// pattern) or inside the module cache (the folders of the modules the
+// run loaded from it tell where that is: no `go env`).
+func (l *loader) checkOutputDir() {
+	out := l.cfg.OutputDir
+	if out == "" {
+		return
+	}
+	for _, in := range l.sortedInputs() {
+		if in.gv.Dir != "" && within(out, in.gv.Dir) {
+			l.errs.Add(noPos, "choose a folder outside the input packages", "--output-dir %s is inside input package %s (%s)", out, in.pkg.PkgPath, in.gv.Dir)
+			return
+		}
+	}
+	if cache := l.moduleCache(); cache != "" && within(out, cache) {
+		l.errs.Add(noPos, "choose a folder of your own module", "--output-dir %s is inside the module cache %s", out, cache)
+	}
+}
+
+// moduleCache is the module cache the run's modules were loaded from: a
+// module's folder there is <cache>/<escaped path>@<escaped version>. It
+// is "" when no module came from one (a vendor folder, replacements).
+func (l *loader) moduleCache() string {
+	for _, p := range sortedKeys(l.modules) {
+		m := l.modules[p]
+		if m.Dir == "" || m.Version == "" || m.Replace != nil {
+			continue
+		}
+		ep, err1 := module.EscapePath(m.Path)
+		ev, err2 := module.EscapeVersion(m.Version)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		suffix := string(filepath.Separator) + filepath.FromSlash(ep+"@"+ev)
+		if strings.HasSuffix(m.Dir, suffix) {
+			return strings.TrimSuffix(m.Dir, suffix)
+		}
+	}
+	return ""
 }

@@ -142,8 +142,9 @@ func (l *loader) keepsRaw(n model.TypeName) bool {
 // configuration really exists: the mapped package (a flag's, client-go's,
 // or one discover found) must declare <Type>ApplyConfiguration, read from
 // its syntax — the file applyconfiguration-gen names after the type
-// first. It is the run's second and last package load; it type-checks
-// only when discover found packages, which must build in this module.
+// first. The packages are loaded once per run (packageSet.applyConfigs),
+// with their types only when discover found packages, which must build in
+// this module.
 func (l *loader) resolveExternal() {
 	found := l.discoverExternal()
 	want := map[string][]*model.Type{}
@@ -160,19 +161,22 @@ func (l *loader) resolveExternal() {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	mode := packages.NeedName | packages.NeedFiles
-	if len(found) > 0 {
-		// A module's apply configurations may not build against this
-		// module's k8s.io versions (an older release on
-		// structured-merge-diff v4): say so here, not in a broken build.
-		mode |= packages.NeedTypes
-	}
-	pkgs, err := l.loadPackages(&packages.Config{Mode: mode, Dir: l.cfg.Dir, BuildFlags: l.cfg.BuildFlags}, paths...)
+	// A module's apply configurations may not build against this
+	// module's k8s.io versions (an older release on structured-merge-diff
+	// v4): with packages discover found, their types are loaded to say so
+	// here, not in a broken build.
+	loaded, err := l.set.applyConfigs(paths, len(found) > 0)
 	if err != nil {
 		for _, p := range paths {
 			l.externalErr[p] = err.Error() // reported per field and per kind with this cause
 		}
 		return
+	}
+	pkgs := make([]*packages.Package, 0, len(loaded))
+	for _, p := range paths {
+		if pkg, ok := loaded[p]; ok {
+			pkgs = append(pkgs, pkg)
+		}
 	}
 	for _, p := range pkgs {
 		if typePkg, ok := found[p.PkgPath]; ok && !l.accept(typePkg, p) {

@@ -33,7 +33,6 @@ const (
 // against is an error, before anything is written. An unknown version (no
 // module information, a local replacement) is taken as current.
 func (l *loader) k8sFit(u *model.Universe) {
-	u.SMDTyped = model.SMDTypedV6
 	m := l.modules["k8s.io/apimachinery/pkg/apis/meta/v1"]
 	if m == nil {
 		return
@@ -55,7 +54,7 @@ func (l *loader) k8sFit(u *model.Universe) {
 			"this module builds with k8s.io/apimachinery %s; the Ensure helpers' runtime (github.com/ssagen/ssagen/ensure) needs %s or later, and requiring it would move the module's pins", v, oldestEnsureK8s)
 	}
 	if older(smdV6K8s) {
-		u.SMDTyped = model.SMDTypedV4
+		u.SMDv4 = true
 	}
 	u.NoTypeConverter = older(typeConverterK8s)
 	u.InlineTag = l.cfg.CompatApplyconfigurationGen && older(emptyInlineTagK8s)

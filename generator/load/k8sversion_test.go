@@ -52,8 +52,8 @@ func TestK8sFit(t *testing.T) {
 			t.Errorf("%+v: %v", c, err)
 			continue
 		}
-		if u.SMDTyped != c.smd || u.NoTypeConverter != c.noConverter || u.InlineTag != c.inlineTag {
-			t.Errorf("%+v: got smd %s, no converter %v, inline tag %v", c, u.SMDTyped, u.NoTypeConverter, u.InlineTag)
+		if u.SMDTyped() != c.smd || u.NoTypeConverter != c.noConverter || u.InlineTag != c.inlineTag {
+			t.Errorf("%+v: got smd %s, no converter %v, inline tag %v", c, u.SMDTyped(), u.NoTypeConverter, u.InlineTag)
 		}
 	}
 }

@@ -38,8 +38,11 @@ type Config struct {
 	Patterns []string
 	// BuildFlags are passed to go list (for example -tags=...).
 	BuildFlags []string
-	// OutputPkg is the import path of the output tree's root.
+	// OutputPkg is the import path of the output tree's root, OutputDir
+	// its folder (absolute): neither inside an input package nor in the
+	// module cache.
 	OutputPkg string
+	OutputDir string
 	// Layout, when OutputPkg is empty, generates each input package where
 	// controller-gen applyconfiguration does: only packages marked
 	// +kubebuilder:ac:generate=true, each into its own tree,
@@ -74,6 +77,8 @@ type Config struct {
 	Loader Loader
 	// loadPackages replaces packages.Load when set (tests).
 	loadPackages packagesLoad
+	// loads, when set, gets a line for every load of the run (tests).
+	loads *[]string
 }
 
 // Loader is how the input packages' dependencies are type-checked.
@@ -183,64 +188,106 @@ func matchesAny(patterns []string, pkgPath string) bool {
 }
 
 // packagesLoad is packages.Load or, in tests, a function that counts the
-// loads (Config.loadPackages): a run calls it twice at most, the input
-// with the packages of --ensure-kinds, then the apply configurations they
-// use (TestTwoPackageLoads).
+// loads (Config.loadPackages); packageSet says how many a run makes.
 type packagesLoad func(*packages.Config, ...string) ([]*packages.Package, error)
 
 // Load reads the packages and builds the model. Its error is a diag.Errors
 // listing every problem found.
 //
-// A kind of --ensure-kinds, or a type a vendored package reaches, may turn
-// out to have no apply configuration this module can use only once its
-// module's are loaded (they fit, but were built for another
-// structured-merge-diff): the run starts again with those packages
-// vendored too, a few times at most.
+// A run is a few phases over one packageSet: follow the patterns (the
+// first load), select the inputs (shared types they use and packages to
+// vendor join them, parsed, not loaded again), settle them (markers,
+// folders, roots, groups), resolve what other modules provide, and build
+// the universe. A kind of --ensure-kinds, or a type a vendored package
+// reaches, may turn out to have no apply configuration this module can
+// use only once its module's are resolved (they fit, but were built for
+// another structured-merge-diff): then the model is built again, from
+// the same packages, with those vendored too, a few times at most. The
+// model is rebuilt rather than patched — a package turning from external
+// into vendored changes every type that reaches it — and that costs
+// little next to loading: the packages are not read again.
 func Load(cfg Config) (*model.Universe, error) {
-	force := map[string]string{} // package → why it is vendored
-	// only: of a package client-go ships apply configurations for
-	// (apimachinery's meta/v1), the types it ships none for, which alone
-	// are vendored.
-	only := map[string]map[string]bool{}
+	set := newPackageSet(cfg)
+	plan := vendorPlan{force: map[string]string{}, only: map[string]map[string]bool{}}
 	log := cfg.Log
-	for attempt := 0; ; attempt++ {
-		var round bytes.Buffer // the log of the last round only
+	for round := 0; ; round++ {
+		var last bytes.Buffer // the log of the last round only
 		if log != nil {
-			cfg.Log = &round
+			cfg.Log = &last
 		}
-		u, more, err := load(cfg, force, only)
-		if len(more) == 0 || attempt == maxVendorRounds {
+		u, more, err := build(cfg, set, plan)
+		if len(more) == 0 || round == maxVendorRounds {
 			if log != nil {
-				log.Write(round.Bytes())
+				log.Write(last.Bytes())
+			}
+			if cfg.loads != nil {
+				*cfg.loads = set.loads
 			}
 			return u, err
 		}
-		for p, why := range more {
-			force[p] = why.why
-			if why.types != nil {
-				if only[p] == nil {
-					only[p] = map[string]bool{}
-				}
-				for t := range why.types {
-					only[p][t] = true
-				}
+		plan.add(more)
+	}
+}
+
+// maxVendorRounds bounds the times Load builds the model again: each
+// vendors what the last found unusable, one module's reach further.
+const maxVendorRounds = 4
+
+// vendorPlan is what Load has decided to vendor: force, package → why;
+// only, of a package client-go ships apply configurations for
+// (apimachinery's meta/v1), the types it ships none for, which alone are
+// vendored.
+type vendorPlan struct {
+	force map[string]string
+	only  map[string]map[string]bool
+}
+
+func (v vendorPlan) add(more map[string]vendorWhy) {
+	for p, why := range more {
+		v.force[p] = why.why
+		if why.types != nil {
+			if v.only[p] == nil {
+				v.only[p] = map[string]bool{}
+			}
+			for t := range why.types {
+				v.only[p][t] = true
 			}
 		}
 	}
 }
 
-// maxVendorRounds bounds the runs Load starts again: each vendors what
-// the last found unusable, one module's reach further.
-const maxVendorRounds = 4
+// build is one round of Load: the model of the set's packages with the
+// plan's vendored. It returns the packages to vendor as well when some
+// types would otherwise have no usable apply configuration (vendorable),
+// and then no model.
+func build(cfg Config, set *packageSet, plan vendorPlan) (*model.Universe, map[string]vendorWhy, error) {
+	l := newLoader(cfg, set, plan.only)
+	pkgs, vendored, err := l.selectInputs(plan.force)
+	if err != nil || l.errs.Len() > 0 {
+		if err == nil {
+			err = l.errs.Err()
+		}
+		return nil, nil, err
+	}
+	anyKind, err := l.settle(pkgs, vendored)
+	if err != nil {
+		return nil, nil, err
+	}
+	external := l.loadEnsureKinds()
+	l.resolveExternal()
+	if more := l.vendorable(external, plan.force); len(more) > 0 {
+		return nil, more, nil
+	}
+	u, err := l.universe(external, anyKind)
+	return u, nil, err
+}
 
-// load is one run of Load with the packages of force vendored. It returns
-// the packages to vendor as well when some types would otherwise have no
-// usable apply configuration (vendorable), and then no model.
-func load(cfg Config, force map[string]string, only map[string]map[string]bool) (*model.Universe, map[string]vendorWhy, error) {
-	l := &loader{
+func newLoader(cfg Config, set *packageSet, only map[string]map[string]bool) *loader {
+	return &loader{
+		set:         set,
 		only:        only,
 		cfg:         cfg,
-		fset:        token.NewFileSet(),
+		fset:        set.cfg.Fset,
 		types:       map[string]*model.Type{},
 		files:       map[string]*ast.File{},
 		inputs:      map[string]*input{},
@@ -253,50 +300,40 @@ func load(cfg Config, force map[string]string, only map[string]map[string]bool) 
 		typeErrs:    typeErrs{},
 
 		typeMarkerCache: map[*ast.TypeSpec]typeMarkerEntry{},
-		loadPackages:    cfg.loadPackages,
 	}
-	if l.loadPackages == nil {
-		l.loadPackages = packages.Load
-	}
-	// One load for the input and the packages of --ensure-kinds; the
-	// other (resolveExternal) finds the apply configurations they use.
+}
+
+// selectInputs follows the patterns and selects the input packages: those
+// the patterns match, the packages of shared types of the same module
+// they use (followed as controller-gen follows them), the packages of
+// --ensure-kinds to vendor (vendored.go) with the packages of their
+// module the kinds reach, and those force names. It returns the inputs,
+// sorted, and which of them are vendored; l.cfg.Patterns grows by the
+// shared packages followed.
+func (l *loader) selectInputs(force map[string]string) ([]*packages.Package, map[string]bool, error) {
 	ensureKinds, ensurePaths := l.parseEnsureKinds()
-	loadCfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
-			packages.NeedImports | packages.NeedModule,
-		Dir:        cfg.Dir,
-		BuildFlags: cfg.BuildFlags,
-		Fset:       l.fset,
-		Tests:      false,
-	}
-	patterns := append(append([]string(nil), cfg.Patterns...), ensurePaths...)
-	all, err := loadInput(l.loadPackages, cfg.Loader, loadCfg, patterns)
+	patterns := append(slices.Clone(l.cfg.Patterns), ensurePaths...)
+	first, err := l.set.loadRoots(patterns)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(l.cfg.Patterns, " "), err)
 	}
-	// Packages of shared types of the same module that the patterns left
-	// out (a pkg/shared the API imports) are followed, as controller-gen
-	// follows them: loaded again with them, they are inputs too.
 	skip := map[string]bool{}
 	for path := range ensureKinds {
 		skip[path] = true // packages of --ensure-kinds are not scanned
 	}
-	for _, m := range cfg.External {
+	for _, m := range l.cfg.External {
 		skip[m.TypePkg] = true // mapped to apply configurations: not followed
 	}
-	// Packages of --ensure-kinds whose modules ship no apply
-	// configurations are vendored (vendored.go), with the packages of their
-	// module the kinds reach.
-	vendored := l.vendoredPkgs(all, ensureKinds, force)
-	reached := reachedInModule(all, vendored, ensureKinds)
+	vendored := l.vendoredPkgs(first, ensureKinds, force)
+	reached := reachedInModule(first, vendored, ensureKinds)
 	var extra []string
-	shared := sharedOutside(all, cfg.Patterns, skip)
-	if len(shared) > 0 && !cfg.Layout && !cfg.CompatApplyconfigurationGen {
-		cfg.Patterns = append(cfg.Patterns, shared...)
-		l.cfg.Patterns = cfg.Patterns
+	shared := sharedOutside(first, l.cfg.Patterns, skip)
+	if len(shared) > 0 && !l.cfg.Layout && !l.cfg.CompatApplyconfigurationGen {
+		l.cfg.Patterns = append(slices.Clone(l.cfg.Patterns), shared...)
 		extra = append(extra, shared...)
-	} else {
-		shared = nil
+		if l.cfg.Log != nil {
+			fmt.Fprintf(l.cfg.Log, "followed %d package(s) of shared types the input uses: %s\n", len(shared), strings.Join(shared, ", "))
+		}
 	}
 	extra = append(extra, reached...)
 	for _, p := range sortedKeys(force) {
@@ -304,49 +341,47 @@ func load(cfg Config, force map[string]string, only map[string]map[string]bool) 
 			extra = append(extra, p) // a package a vendored one reaches
 		}
 	}
-	if len(extra) > 0 {
-		l.fset = token.NewFileSet()
-		loadCfg.Fset = l.fset
-		if all, err = loadInput(l.loadPackages, cfg.Loader, loadCfg, append(patterns, extra...)); err != nil {
-			return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(cfg.Patterns, " "), err)
-		}
-		if cfg.Log != nil && len(shared) > 0 {
-			fmt.Fprintf(cfg.Log, "followed %d package(s) of shared types the input uses: %s\n", len(shared), strings.Join(shared, ", "))
-		}
+	all, err := l.set.with(extra)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(l.cfg.Patterns, " "), err)
 	}
 	for _, p := range reached {
 		vendored[p] = true
 	}
-	if cfg.Log != nil && len(vendored) > 0 {
-		fmt.Fprintf(cfg.Log, "generating builders of what the run reaches in %d package(s) whose modules ship no apply configurations this module can build: %s\n", len(vendored), strings.Join(sortedKeys(vendored), ", "))
+	if l.cfg.Log != nil && len(vendored) > 0 {
+		fmt.Fprintf(l.cfg.Log, "generating builders of what the run reaches in %d package(s) whose modules ship no apply configurations this module can build: %s\n", len(vendored), strings.Join(sortedKeys(vendored), ", "))
 		for _, p := range sortedKeys(force) {
-			fmt.Fprintf(cfg.Log, "  %s: %s\n", p, force[p])
+			fmt.Fprintf(l.cfg.Log, "  %s: %s\n", p, force[p])
 		}
 	}
 	var pkgs []*packages.Package
-	l.ensurePkgs = map[string]*packages.Package{}
+	l.ensurePkgs, l.ensureKinds = map[string]*packages.Package{}, ensureKinds
 	for _, p := range all {
 		if _, ok := ensureKinds[p.PkgPath]; ok {
 			l.ensurePkgs[p.PkgPath] = p // named by --ensure-kinds
-			if !matchesAny(cfg.Patterns, p.PkgPath) && !vendored[p.PkgPath] {
+			if !matchesAny(l.cfg.Patterns, p.PkgPath) && !vendored[p.PkgPath] {
 				continue // and not an input
 			}
 		}
 		pkgs = append(pkgs, p)
 	}
-	l.ensureKinds = ensureKinds
-	if len(pkgs) == 0 && len(cfg.Patterns) > 0 {
-		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(cfg.Patterns, " "))
-		return nil, nil, l.errs.Err()
+	if len(pkgs) == 0 && len(l.cfg.Patterns) > 0 {
+		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(l.cfg.Patterns, " "))
+		return nil, nil, nil
 	}
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].PkgPath < pkgs[j].PkgPath })
 	for _, p := range pkgs {
 		l.addPackageErrors(p)
 	}
 	l.indexModules(all)
-	if l.errs.Len() > 0 {
-		return nil, nil, l.errs.Err()
-	}
+	return pkgs, vendored, nil
+}
+
+// settle reads the inputs' markers and decides what each is: its output
+// folder, its kinds and what they reach, whether it is kept at all
+// (layoutInputs, skipForeign), its group. It reports whether any input
+// has a kind.
+func (l *loader) settle(pkgs []*packages.Package, vendored map[string]bool) (bool, error) {
 	for _, p := range pkgs {
 		l.addInput(p)
 		l.inputs[p.PkgPath].vendored = vendored[p.PkgPath]
@@ -354,7 +389,7 @@ func load(cfg Config, force map[string]string, only map[string]map[string]bool) 
 	if l.cfg.Layout {
 		l.layoutInputs()
 		if err := l.errs.Err(); err != nil {
-			return nil, nil, err
+			return false, err
 		}
 	}
 	// Folders are settled before the roots are found (their types take
@@ -387,18 +422,20 @@ func load(cfg Config, force map[string]string, only map[string]map[string]bool) 
 		l.defaultGroup(in)
 	}
 	l.checkGroupVersions()
-	external := l.loadEnsureKinds()
-	l.resolveExternal()
-	if more := l.vendorable(external, force); len(more) > 0 {
-		return nil, more, nil
-	}
+	return anyKind, nil
+}
+
+// universe checks what was resolved and builds the model: the inputs'
+// group versions, sorted and named, then those of --ensure-kinds.
+func (l *loader) universe(external []*model.GroupVersion, anyKind bool) (*model.Universe, error) {
 	l.checkEnsureKinds(external)
 	l.warnPatchTags()
 	l.resolveJSON()
 	l.validate()
-	u := &model.Universe{Types: l.types, OutputPkg: cfg.OutputPkg, Ensure: cfg.Ensure}
+	u := &model.Universe{Types: l.types, OutputPkg: l.cfg.OutputPkg, Ensure: l.cfg.Ensure}
 	l.k8sFit(u)
 	l.markUnreflectable(u)
+	l.checkOutputDir()
 	if !anyKind {
 		for _, in := range l.sortedInputs() {
 			if in.hasStructs {
@@ -408,7 +445,7 @@ func load(cfg Config, force map[string]string, only map[string]map[string]bool) 
 		}
 	}
 	if err := l.errs.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	own, theirs := l.vendoredWarnings()
 	u.Warnings, u.VendoredWarnings = own, theirs
@@ -421,7 +458,7 @@ func load(cfg Config, force map[string]string, only map[string]map[string]bool) 
 		u.GroupVersions = append(u.GroupVersions, in.gv)
 	}
 	u.GroupVersions = append(u.GroupVersions, external...)
-	return u, nil, nil
+	return u, nil
 }
 
 type input struct {
@@ -479,8 +516,8 @@ type loader struct {
 	// unexported holds where each struct declares unexported fields,
 	// which encoding/json skips and controller-gen does not.
 	unexported map[*model.Type][]token.Position
-	// loadPackages loads packages (packages.Load but in tests).
-	loadPackages packagesLoad
+	// set is the run's packages.
+	set *packageSet
 	// owner is the type being modelled or validated, typeErrs the errors
 	// found in each (typeerrs.go).
 	owner    *model.Type

@@ -22,7 +22,7 @@ func (l *loader) markUnreflectable(u *model.Universe) {
 	for _, in := range l.sortedInputs() {
 		for _, t := range in.gv.Kinds() {
 			t.Root.Unreflectable = unreflectable(t)
-			if len(t.Root.Unreflectable) == 0 || u.SMDTyped != model.SMDTypedV4 || u.NoTypeConverter {
+			if len(t.Root.Unreflectable) == 0 || !u.SMDv4 || u.NoTypeConverter {
 				continue
 			}
 			l.warns.Add(t.Pos, "upgrade the module's k8s.io modules to v0.34 or later, where NewTypeConverter reads such objects through their JSON",

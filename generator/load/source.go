@@ -49,15 +49,16 @@ type listed struct {
 
 // loadInput is the run's first load: load (packages.Load) when the build
 // cache holds the dependencies' export data, the source loader when it
-// does not, unless choice forces one.
-func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns []string) ([]*packages.Package, error) {
+// does not, unless choice forces one. fromSource says which it was.
+func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns []string) (pkgs []*packages.Package, fromSource bool, err error) {
 	if choice != LoaderExport {
 		list, err := listDeps(cfg, patterns)
 		if err == nil && (choice == LoaderSource || cold(list)) {
-			return loadFromSource(cfg, list), nil
+			return loadFromSource(cfg, list), true, nil
 		}
 	}
-	return load(cfg, patterns...)
+	pkgs, err = load(cfg, patterns...)
+	return pkgs, false, err
 }
 
 // coldThreshold is how many dependencies may lack export data before the
@@ -115,12 +116,15 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 	if fset == nil {
 		fset = token.NewFileSet()
 	}
-	byPath := make(map[string]*listed, len(list))
-	for _, p := range list {
-		byPath[p.ImportPath] = p
-	}
+	files, parseErrs := parseListed(fset, list)
+	checked, errs := checkListed(fset, list, files, parseErrs)
+	return linkListed(fset, list, files, checked, errs)
+}
 
-	// Parse every file, in parallel. Roots keep their comments (markers).
+// parseListed parses every file of the listed packages, in parallel:
+// roots with their comments (markers), dependencies without function
+// bodies and initializers.
+func parseListed(fset *token.FileSet, list []*listed) ([][]*ast.File, [][]error) {
 	type job struct {
 		pkg  int
 		file int
@@ -175,7 +179,13 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 	close(work)
 	wg.Wait()
 
-	// Type-check each package once its imports are checked, in parallel.
+	return files, parseErrs
+}
+
+// checkListed type-checks each package once its imports are checked, in
+// parallel: roots in full, dependencies without bodies and without
+// their errors. It keeps the roots' syntax in files, drops the others'.
+func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parseErrs [][]error) (map[string]*types.Package, [][]packages.Error) {
 	checked := make(map[string]*types.Package, len(list))
 	errs := make([][]packages.Error, len(list))
 	done := make([]chan struct{}, len(list))
@@ -189,32 +199,7 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 	check := func(i int) {
 		defer close(done[i])
 		p := list[i]
-		resolve := func(path string) string {
-			if to, ok := p.ImportMap[path]; ok {
-				return to
-			}
-			return path
-		}
-		var pkgErrs []packages.Error
-		if p.Error != nil {
-			pkgErrs = append(pkgErrs, packages.Error{Pos: p.Error.Pos, Msg: p.Error.Err, Kind: packages.ListError})
-		}
-		var syntax []*ast.File
-		for j, f := range files[i] {
-			if err := parseErrs[i][j]; err != nil {
-				var list scanner.ErrorList
-				if errors.As(err, &list) {
-					for _, e := range list {
-						pkgErrs = append(pkgErrs, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
-					}
-				} else {
-					pkgErrs = append(pkgErrs, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
-				}
-			}
-			if f != nil {
-				syntax = append(syntax, f)
-			}
-		}
+		syntax, pkgErrs := p.syntax(files[i], parseErrs[i])
 		conf := types.Config{
 			IgnoreFuncBodies: p.DepOnly,
 			FakeImportC:      true,
@@ -225,7 +210,7 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 				}
 				mu.Lock()
 				defer mu.Unlock()
-				if tp, ok := checked[resolve(path)]; ok {
+				if tp, ok := checked[p.resolve(path)]; ok {
 					return tp, nil
 				}
 				return nil, fmt.Errorf("package %s not found", path)
@@ -258,11 +243,7 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 			defer cw.Done()
 			// Wait for the imports before taking a worker's slot.
 			for _, imp := range list[i].Imports {
-				to := imp
-				if m, ok := list[i].ImportMap[imp]; ok {
-					to = m
-				}
-				if j, ok := index[to]; ok && j != i {
+				if j, ok := index[list[i].resolve(imp)]; ok && j != i {
 					<-done[j]
 				}
 			}
@@ -273,28 +254,71 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 	}
 	cw.Wait()
 
-	// What packages.Load returns: the roots, their imports linked.
+	return checked, errs
+}
+
+// resolve is the package an import path of p names (go list's ImportMap:
+// vendored packages).
+func (p *listed) resolve(path string) string {
+	if to, ok := p.ImportMap[path]; ok {
+		return to
+	}
+	return path
+}
+
+// syntax is what parsing left of p's files, and p's errors so far: go
+// list's and the parser's.
+func (p *listed) syntax(files []*ast.File, parseErrs []error) ([]*ast.File, []packages.Error) {
+	var pkgErrs []packages.Error
+	if p.Error != nil {
+		pkgErrs = append(pkgErrs, packages.Error{Pos: p.Error.Pos, Msg: p.Error.Err, Kind: packages.ListError})
+	}
+	var syntax []*ast.File
+	for j, f := range files {
+		if err := parseErrs[j]; err != nil {
+			var list scanner.ErrorList
+			if errors.As(err, &list) {
+				for _, e := range list {
+					pkgErrs = append(pkgErrs, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+				}
+			} else {
+				pkgErrs = append(pkgErrs, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
+			}
+		}
+		if f != nil {
+			syntax = append(syntax, f)
+		}
+	}
+	return syntax, pkgErrs
+}
+
+// linkListed builds what packages.Load returns: the roots, sorted, their
+// imports linked.
+func linkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, checked map[string]*types.Package, errs [][]packages.Error) []*packages.Package {
+	index := make(map[string]int, len(list))
+	for i, p := range list {
+		index[p.ImportPath] = i
+	}
 	pkgs := make([]*packages.Package, len(list))
 	for i, p := range list {
-		pkgs[i] = &packages.Package{ID: p.ImportPath, Name: p.Name, PkgPath: p.ImportPath, Module: p.Module, Fset: fset, Errors: errs[i]}
+		// Every package has its files and types (a dependency's checked
+		// without bodies), as packageSet.with reads them; roots their
+		// syntax.
+		pkgs[i] = &packages.Package{ID: p.ImportPath, Name: p.Name, PkgPath: p.ImportPath, Module: p.Module, Fset: fset, Errors: errs[i],
+			Types: checked[p.ImportPath]}
+		for _, f := range p.GoFiles {
+			pkgs[i].GoFiles = append(pkgs[i].GoFiles, p.Dir+string(os.PathSeparator)+f)
+		}
+		pkgs[i].CompiledGoFiles = pkgs[i].GoFiles
 		if !p.DepOnly {
-			for _, f := range p.GoFiles {
-				pkgs[i].GoFiles = append(pkgs[i].GoFiles, p.Dir+string(os.PathSeparator)+f)
-			}
-			pkgs[i].CompiledGoFiles = pkgs[i].GoFiles
 			pkgs[i].Syntax = files[i]
-			pkgs[i].Types = checked[p.ImportPath]
 		}
 	}
 	var roots []*packages.Package
 	for i, p := range list {
 		pkgs[i].Imports = map[string]*packages.Package{}
 		for _, imp := range p.Imports {
-			to := imp
-			if m, ok := p.ImportMap[imp]; ok {
-				to = m
-			}
-			if j, ok := index[to]; ok {
+			if j, ok := index[p.resolve(imp)]; ok {
 				pkgs[i].Imports[imp] = pkgs[j]
 			}
 		}

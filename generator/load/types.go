@@ -71,33 +71,7 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 	}()
 	switch u := n.Underlying().(type) {
 	case *types.Struct:
-		if anyJSON[name.String()] {
-			t.Shape, t.Value = model.ShapeValue, model.ValueUntypedAny
-			break
-		}
-		if hasMethod(n, "MarshalJSON") {
-			t.Shape, t.Value = model.ShapeValue, model.ValueUntyped
-			if l.openAPIAnyType(n) {
-				t.Value = model.ValueDeduced
-			}
-			break
-		}
-		t.Shape = model.ShapeStruct
-		var astStruct *ast.StructType
-		if spec != nil {
-			astStruct, _ = spec.Type.(*ast.StructType)
-		}
-		t.Fields = l.fields(t, u, astStruct)
-		if len(t.Fields) == 0 {
-			break // nothing to set field by field: used as a value
-		}
-		if in != nil && (l.only[name.Pkg] == nil || l.only[name.Pkg][name.Name]) {
-			t.GV = in.gv
-			t.ApplyConfig = &model.TypeName{Pkg: in.gv.OutPkgPath, Name: name.Name + "ApplyConfiguration"}
-			in.gv.Types = append(in.gv.Types, t)
-		} else {
-			l.external = append(l.external, t) // or a type of a package vendored in part that keeps its shipped one
-		}
+		l.namedStruct(t, n, u, spec, in)
 	case *types.Basic:
 		t.Shape, t.Value, t.Basic = model.ShapeValue, basicValue(u), u.Name()
 	case *types.Slice:
@@ -122,6 +96,41 @@ func (l *loader) named(obj *types.TypeName) *model.Type {
 		}
 	}
 	return t
+}
+
+// namedStruct models a named struct type n (its underlying u, its
+// declaration spec, in its input package or nil): a value where it
+// marshals itself, else its fields, with builders of its own in an
+// input's group version or an apply configuration from elsewhere.
+func (l *loader) namedStruct(t *model.Type, n *types.Named, u *types.Struct, spec *ast.TypeSpec, in *input) {
+	name := t.Name
+	if anyJSON[name.String()] {
+		t.Shape, t.Value = model.ShapeValue, model.ValueUntypedAny
+		return
+	}
+	if hasMethod(n, "MarshalJSON") {
+		t.Shape, t.Value = model.ShapeValue, model.ValueUntyped
+		if l.openAPIAnyType(n) {
+			t.Value = model.ValueDeduced
+		}
+		return
+	}
+	t.Shape = model.ShapeStruct
+	var astStruct *ast.StructType
+	if spec != nil {
+		astStruct, _ = spec.Type.(*ast.StructType)
+	}
+	t.Fields = l.fields(t, u, astStruct)
+	if len(t.Fields) == 0 {
+		return // nothing to set field by field: used as a value
+	}
+	if in != nil && (l.only[name.Pkg] == nil || l.only[name.Pkg][name.Name]) {
+		t.GV = in.gv
+		t.ApplyConfig = &model.TypeName{Pkg: in.gv.OutPkgPath, Name: name.Name + "ApplyConfiguration"}
+		in.gv.Types = append(in.gv.Types, t)
+	} else {
+		l.external = append(l.external, t) // or a type of a package vendored in part that keeps its shipped one
+	}
 }
 
 // openAPIAnyType reports whether n declares that its OpenAPI schema has no
@@ -347,17 +356,7 @@ func (l *loader) ref(t types.Type, pos token.Position, what string, report bool)
 
 // fields models the serialised fields of a struct as encoding/json sees them.
 func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.StructType) []*model.Field {
-	byName := map[string]*ast.Field{}
-	if astStruct != nil {
-		for _, f := range astStruct.Fields.List {
-			if len(f.Names) == 0 {
-				byName[embeddedName(f.Type)] = f
-			}
-			for _, n := range f.Names {
-				byName[n.Name] = f
-			}
-		}
-	}
+	byName := astFields(astStruct)
 	var out []*model.Field
 	for i := 0; i < st.NumFields(); i++ {
 		v := st.Field(i)
@@ -393,21 +392,7 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 		}
 		what := owner.Name.Name + "." + v.Name()
 		if af := byName[v.Name()]; af != nil {
-			f.Doc = docLines(af.Doc)
-			vals := l.parseMarkers(markerLines(af.Doc, af.Comment), ctmarkers.DescribesField)
-			f.ListType = l.listType(vals, f.Pos, what)
-			f.ListKeys = vals.strs("listMapKey")
-			f.MapType = l.objectType(vals, "mapType", f.Pos, what)
-			f.StructType = l.objectType(vals, "structType", f.Pos, what)
-			f.Optional = vals.has("optional") || vals.has("kubebuilder:validation:Optional")
-			f.HasDefault = vals.has("default") || vals.has("kubebuilder:default")
-			switch {
-			case vals.has("kubebuilder:validation:XIntOrString"):
-				f.IsUntyped, f.Untyped = true, model.ValueUntyped
-			case vals.has("kubebuilder:pruning:PreserveUnknownFields"), vals.has("kubebuilder:validation:EmbeddedResource"),
-				vals.has("kubebuilder:validation:Schemaless"):
-				f.IsUntyped, f.Untyped = true, model.ValueUntypedAny
-			}
+			l.fieldMarkers(f, af, what)
 		}
 		// A schemaless or preserve-unknown-fields field may hold any JSON.
 		prev := l.untypedField
@@ -430,6 +415,44 @@ func (l *loader) fields(owner *model.Type, st *types.Struct, astStruct *ast.Stru
 		out = append(out, f)
 	}
 	return out
+}
+
+// astFields indexes a struct's field declarations by name (an embedded
+// field's is its type's).
+func astFields(astStruct *ast.StructType) map[string]*ast.Field {
+	byName := map[string]*ast.Field{}
+	if astStruct == nil {
+		return byName
+	}
+	for _, f := range astStruct.Fields.List {
+		if len(f.Names) == 0 {
+			byName[embeddedName(f.Type)] = f
+		}
+		for _, n := range f.Names {
+			byName[n.Name] = f
+		}
+	}
+	return byName
+}
+
+// fieldMarkers reads a field's doc and markers (af, its declaration)
+// into f; what names the field in messages.
+func (l *loader) fieldMarkers(f *model.Field, af *ast.Field, what string) {
+	f.Doc = docLines(af.Doc)
+	vals := l.parseMarkers(markerLines(af.Doc, af.Comment), ctmarkers.DescribesField)
+	f.ListType = l.listType(vals, f.Pos, what)
+	f.ListKeys = vals.strs("listMapKey")
+	f.MapType = l.objectType(vals, "mapType", f.Pos, what)
+	f.StructType = l.objectType(vals, "structType", f.Pos, what)
+	f.Optional = vals.has("optional") || vals.has("kubebuilder:validation:Optional")
+	f.HasDefault = vals.has("default") || vals.has("kubebuilder:default")
+	switch {
+	case vals.has("kubebuilder:validation:XIntOrString"):
+		f.IsUntyped, f.Untyped = true, model.ValueUntyped
+	case vals.has("kubebuilder:pruning:PreserveUnknownFields"), vals.has("kubebuilder:validation:EmbeddedResource"),
+		vals.has("kubebuilder:validation:Schemaless"):
+		f.IsUntyped, f.Untyped = true, model.ValueUntypedAny
+	}
 }
 
 func hasOpt(opts, want string) bool {

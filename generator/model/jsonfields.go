@@ -20,17 +20,68 @@ func (f JSONField) Depth() int { return len(f.Via) }
 // named by a tag; two left tied hide each other and are returned as an
 // ambiguity. Fields come back in encoding/json's order (by index sequence).
 func ResolveJSON(t *Type) (fields []JSONField, ambiguous [][]JSONField) {
-	type candidate struct {
-		JSONField
-		index  []int
-		tagged bool
+	all := jsonCandidates(t)
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.JSONName != b.JSONName {
+			return a.JSONName < b.JSONName
+		}
+		if len(a.index) != len(b.index) {
+			return len(a.index) < len(b.index)
+		}
+		if a.tagged != b.tagged {
+			return a.tagged
+		}
+		return lessIndex(a.index, b.index)
+	})
+	var winners []jsonCandidate
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].JSONName == all[i].JSONName {
+			j++
+		}
+		group := all[i:j]
+		if len(group) > 1 && len(group[0].index) == len(group[1].index) && group[0].tagged == group[1].tagged {
+			var tied []JSONField
+			for _, c := range group {
+				if len(c.index) == len(group[0].index) && c.tagged == group[0].tagged && (len(tied) == 0 || tied[len(tied)-1].Field != c.Field) {
+					tied = append(tied, c.JSONField)
+				}
+			}
+			if len(tied) > 1 {
+				ambiguous = append(ambiguous, tied)
+			}
+		} else {
+			winners = append(winners, group[0])
+		}
+		i = j
 	}
+	sort.Slice(winners, func(i, j int) bool { return lessIndex(winners[i].index, winners[j].index) })
+	for _, w := range winners {
+		fields = append(fields, w.JSONField)
+	}
+	return fields, ambiguous
+}
+
+// jsonCandidate is a field that may serialise under its JSON name: its
+// index sequence from t, and whether a tag names it.
+type jsonCandidate struct {
+	JSONField
+	index  []int
+	tagged bool
+}
+
+// jsonCandidates walks t's inline embedded structs breadth first, each
+// struct type once, and returns every field they serialise; a struct
+// embedded twice at one depth gives its fields twice (encoding/json
+// annihilates them, as if they were ambiguous).
+func jsonCandidates(t *Type) []jsonCandidate {
 	type level struct {
 		t     *Type
 		via   []*Field
 		index []int
 	}
-	var all []candidate
+	var all []jsonCandidate
 	current := []level{}
 	next := []level{{t: t}}
 	visited := map[*Type]bool{}
@@ -59,56 +110,15 @@ func ResolveJSON(t *Type) (fields []JSONField, ambiguous [][]JSONField) {
 					}
 					continue
 				}
-				c := candidate{JSONField: JSONField{Field: f, Via: lv.via}, index: index, tagged: f.Tagged}
+				c := jsonCandidate{JSONField: JSONField{Field: f, Via: lv.via}, index: index, tagged: f.Tagged}
 				all = append(all, c)
 				if count[lv.t] > 1 {
-					// The same struct embedded twice at one depth: encoding/json
-					// annihilates its fields, as if they were ambiguous.
 					all = append(all, c)
 				}
 			}
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		if a.JSONName != b.JSONName {
-			return a.JSONName < b.JSONName
-		}
-		if len(a.index) != len(b.index) {
-			return len(a.index) < len(b.index)
-		}
-		if a.tagged != b.tagged {
-			return a.tagged
-		}
-		return lessIndex(a.index, b.index)
-	})
-	var winners []candidate
-	for i := 0; i < len(all); {
-		j := i + 1
-		for j < len(all) && all[j].JSONName == all[i].JSONName {
-			j++
-		}
-		group := all[i:j]
-		if len(group) > 1 && len(group[0].index) == len(group[1].index) && group[0].tagged == group[1].tagged {
-			var tied []JSONField
-			for _, c := range group {
-				if len(c.index) == len(group[0].index) && c.tagged == group[0].tagged && (len(tied) == 0 || tied[len(tied)-1].Field != c.Field) {
-					tied = append(tied, c.JSONField)
-				}
-			}
-			if len(tied) > 1 {
-				ambiguous = append(ambiguous, tied)
-			}
-		} else {
-			winners = append(winners, group[0])
-		}
-		i = j
-	}
-	sort.Slice(winners, func(i, j int) bool { return lessIndex(winners[i].index, winners[j].index) })
-	for _, w := range winners {
-		fields = append(fields, w.JSONField)
-	}
-	return fields, ambiguous
+	return all
 }
 
 func lessIndex(a, b []int) bool {

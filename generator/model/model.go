@@ -34,10 +34,11 @@ type Universe struct {
 	// builders the run generates for --ensure-kinds: their authors'
 	// markers, not the user's to fix.
 	VendoredWarnings []diag.Error
-	// SMDTyped is the structured-merge-diff typed package of the module
-	// generated code is built in: apimachinery's managedfields takes its
-	// ParseableType, v4 before k8s.io v0.34, v6 since.
-	SMDTyped string
+	// SMDv4: the module generated code is built in uses
+	// structured-merge-diff v4 (k8s.io before v0.34), whose typed package
+	// apimachinery's managedfields takes its ParseableType from; v6
+	// since (SMDTyped).
+	SMDv4 bool
 	// NoTypeConverter: the module's client-go predates the type converter
 	// utils.go builds (client-go/testing's, v0.31), so utils.go has
 	// ForKind alone, as applyconfiguration-gen wrote it then.
@@ -49,11 +50,20 @@ type Universe struct {
 	InlineTag bool
 }
 
-// The typed packages of structured-merge-diff, for Universe.SMDTyped.
+// The typed packages of structured-merge-diff (Universe.SMDTyped).
 const (
 	SMDTypedV4 = "sigs.k8s.io/structured-merge-diff/v4/typed"
 	SMDTypedV6 = "sigs.k8s.io/structured-merge-diff/v6/typed"
 )
+
+// SMDTyped is structured-merge-diff's typed package of the module the
+// generated code is built in.
+func (u *Universe) SMDTyped() string {
+	if u.SMDv4 {
+		return SMDTypedV4
+	}
+	return SMDTypedV6
+}
 
 // GroupVersion is one input package and its generated output package.
 type GroupVersion struct {
@@ -211,6 +221,32 @@ type Type struct {
 
 // Generated reports whether ssagen emits an apply configuration for t.
 func (t *Type) Generated() bool { return t.GV != nil && t.ApplyConfig != nil }
+
+// metaV1 is the package of ObjectMeta and TypeMeta.
+const metaV1 = "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// EmbedsTypeMeta reports whether t embeds metav1.TypeMeta (a kind, or a
+// type that carries its own kind and apiVersion).
+func (t *Type) EmbedsTypeMeta() bool {
+	for _, f := range t.Fields {
+		if r := f.Type.Deref(); f.Embedded && r.Kind == RefNamed && r.Named.Name == (TypeName{Pkg: metaV1, Name: "TypeMeta"}) {
+			return true
+		}
+	}
+	return false
+}
+
+// Identifies reports whether f, a field of t, is one that names an
+// object — ObjectMeta's Name and Namespace, TypeMeta's Kind and
+// APIVersion — which apply needs to read back (the getters of apply
+// configurations).
+func (t *Type) Identifies(f *Field) bool {
+	if t.Name.Pkg != metaV1 {
+		return false
+	}
+	return (t.Name.Name == "ObjectMeta" && (f.GoName == "Name" || f.GoName == "Namespace")) ||
+		(t.Name.Name == "TypeMeta" && (f.GoName == "Kind" || f.GoName == "APIVersion"))
+}
 
 // Root describes a kind.
 type Root struct {
