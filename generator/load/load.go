@@ -72,8 +72,8 @@ type Config struct {
 	// the same as after controller-gen object has run. The Kubebuilder
 	// plugin generates in the same command that scaffolds the kind.
 	BeforeDeepCopy bool
-	// Loader chooses the first load: LoaderAuto (the zero value) by the
-	// build cache, as every run should; tests force each to compare them.
+	// Loader chooses the first load: LoaderAuto (the zero value), as
+	// every run should; tests force LoaderExport to compare the two.
 	Loader Loader
 	// loadPackages replaces packages.Load when set (tests).
 	loadPackages packagesLoad
@@ -85,8 +85,7 @@ type Config struct {
 type Loader uint8
 
 const (
-	// LoaderAuto uses the compiler's export data when the build cache
-	// holds it, and type-checks from source when it does not.
+	// LoaderAuto is LoaderSource, the loader of every run (source.go).
 	LoaderAuto Loader = iota
 	// LoaderExport always uses export data (compiling what is missing).
 	LoaderExport

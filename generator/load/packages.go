@@ -208,8 +208,12 @@ func (s *packageSet) applyConfigs(paths []string, typed bool) (map[string]*packa
 
 // check type-checks p's syntax against the types the first load checked
 // from source, for the errors a root would report; the types it makes
-// are dropped, p keeps the first load's.
+// are dropped, p keeps the first load's. The first load checks only what
+// declarations reach (parseListed): where p's bodies import a package it
+// did not check, nothing can be judged, and no error is added.
 func (s *packageSet) check(p, dep *packages.Package) {
+	var errs []packages.Error
+	complete := true
 	conf := types.Config{
 		FakeImportC: true,
 		Sizes:       types.SizesFor("gc", goarch()),
@@ -223,13 +227,17 @@ func (s *packageSet) check(p, dep *packages.Package) {
 			if tp := s.universe[path]; tp != nil {
 				return tp, nil
 			}
+			complete = false
 			return nil, fmt.Errorf("package %s not found", path)
 		}),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
-				p.Errors = append(p.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+				errs = append(errs, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
 			}
 		},
 	}
 	conf.Check(p.PkgPath, s.cfg.Fset, p.Syntax, nil)
+	if complete {
+		p.Errors = append(p.Errors, errs...)
+	}
 }

@@ -15,21 +15,23 @@ import (
 	"os/exec"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/packages"
 )
 
-// The first load reads the input packages from source and everything they
-// import from compiler export data, as go/packages does: with the build
-// cache warm, that is nearly free (the dependencies' export data is
-// there). With the cache empty — a fresh CI runner, a new clone — go list
-// would first compile every dependency, most of client-go, which takes
-// tens of seconds. Then ssagen type-checks the dependencies from source
-// instead, without their function bodies, as controller-gen does: one go
-// list (no compile), every file parsed in parallel, each package checked
-// once its imports are.
+// The first load type-checks the input packages from source, in full,
+// and of their dependencies only what the inputs' declarations reach,
+// without function bodies: one go list (no compile, no staleness check),
+// the roots parsed, then wave by wave the dependencies whose declarations
+// the last wave's name (an import only bodies use is dropped), each
+// package checked once its imports are. It needs no build cache, so a
+// fresh CI runner pays what a warm machine pays; go/packages over the
+// compiler's export data (LoaderExport) would first compile every
+// dependency there, and even warm its staleness check costs more than
+// this whole load (docs/generator-benchmark.md).
 
 // listed is what `go list -json` says of one package.
 type listed struct {
@@ -43,17 +45,16 @@ type listed struct {
 	Module     *packages.Module
 	Standard   bool
 	DepOnly    bool
-	Stale      bool
 	Error      *struct{ Pos, Err string }
 }
 
-// loadInput is the run's first load: load (packages.Load) when the build
-// cache holds the dependencies' export data, the source loader when it
-// does not, unless choice forces one. fromSource says which it was.
+// loadInput is the run's first load: the source loader, or load
+// (packages.Load over export data) when choice is LoaderExport.
+// fromSource says which it was.
 func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns []string) (pkgs []*packages.Package, fromSource bool, err error) {
 	if choice != LoaderExport {
 		list, err := listDeps(cfg, patterns)
-		if err == nil && (choice == LoaderSource || cold(list)) {
+		if err == nil {
 			return loadFromSource(cfg, list), true, nil
 		}
 	}
@@ -61,16 +62,11 @@ func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns 
 	return pkgs, false, err
 }
 
-// coldThreshold is how many dependencies may lack export data before the
-// first load type-checks them from source: compiling a handful (a package
-// of shared types just edited) is cheaper than checking the whole tree.
-const coldThreshold = 25
-
 // listDeps runs go list over the patterns and their dependencies, without
 // compiling anything, and returns the packages in dependency order
 // (go list's own: every package after its imports).
 func listDeps(cfg *packages.Config, patterns []string) ([]*listed, error) {
-	args := append([]string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,Module,Standard,DepOnly,Stale,Error"}, cfg.BuildFlags...)
+	args := append([]string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,Module,Standard,DepOnly,Error"}, cfg.BuildFlags...)
 	args = append(append(args, "--"), patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = cfg.Dir
@@ -94,19 +90,6 @@ func listDeps(cfg *packages.Config, patterns []string) ([]*listed, error) {
 	return out, nil
 }
 
-// cold reports whether the build cache lacks export data for more than
-// coldThreshold of the dependencies (the roots are read from source
-// either way).
-func cold(list []*listed) bool {
-	n := 0
-	for _, p := range list {
-		if p.DepOnly && p.Stale {
-			n++
-		}
-	}
-	return n > coldThreshold
-}
-
 // loadFromSource builds what packages.Load returns for the listed roots
 // (NeedName, NeedFiles, NeedSyntax, NeedTypes, NeedImports, NeedModule)
 // by type-checking every package from source: the roots in full, their
@@ -116,25 +99,60 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 	if fset == nil {
 		fset = token.NewFileSet()
 	}
-	files, parseErrs := parseListed(fset, list)
-	checked, errs := checkListed(fset, list, files, parseErrs)
+	files, parseErrs, reached := parseListed(fset, list)
+	checked, errs := checkListed(fset, list, files, parseErrs, reached)
 	return linkListed(fset, list, files, checked, errs)
 }
 
-// parseListed parses every file of the listed packages, in parallel:
-// roots with their comments (markers), dependencies without function
-// bodies and initializers.
-func parseListed(fset *token.FileSet, list []*listed) ([][]*ast.File, [][]error) {
+// parseListed parses the roots with their comments (markers), then, wave
+// by wave, the dependencies their declarations reach: a dependency is
+// parsed without function bodies and initializers, and its imports that
+// only those used are dropped (pruneImports), so the packages only
+// bodies import — most of the standard library, most of a client — are
+// neither parsed nor checked. reached says which packages were.
+func parseListed(fset *token.FileSet, list []*listed) (files [][]*ast.File, parseErrs [][]error, reached []bool) {
+	files = make([][]*ast.File, len(list))
+	parseErrs = make([][]error, len(list))
+	reached = make([]bool, len(list))
+	index := make(map[string]int, len(list))
+	var wave []int
+	for i, p := range list {
+		index[p.ImportPath] = i
+		if !p.DepOnly {
+			wave = append(wave, i)
+			reached[i] = true
+		}
+	}
+	for len(wave) > 0 {
+		parseWave(fset, list, wave, files, parseErrs)
+		var next []int
+		for _, i := range wave {
+			if list[i].DepOnly {
+				list[i].Imports = pruneImports(files[i], list, index, list[i])
+			}
+			for _, imp := range list[i].Imports {
+				if j, ok := index[list[i].resolve(imp)]; ok && !reached[j] {
+					reached[j] = true
+					next = append(next, j)
+				}
+			}
+		}
+		wave = next
+	}
+	return files, parseErrs, reached
+}
+
+// parseWave parses the files of the packages of wave, in parallel.
+func parseWave(fset *token.FileSet, list []*listed, wave []int, files [][]*ast.File, parseErrs [][]error) {
 	type job struct {
 		pkg  int
 		file int
 		path string
 		mode parser.Mode
 	}
-	files := make([][]*ast.File, len(list))
-	parseErrs := make([][]error, len(list))
 	var jobs []job
-	for i, p := range list {
+	for _, i := range wave {
+		p := list[i]
 		// cgo files are type-checked with a fake "C" package; the
 		// dependencies' declarations that use C are not looked at.
 		p.GoFiles = append(p.GoFiles, p.CgoFiles...)
@@ -178,14 +196,62 @@ func parseListed(fset *token.FileSet, list []*listed) ([][]*ast.File, [][]error)
 	}
 	close(work)
 	wg.Wait()
+}
 
-	return files, parseErrs
+// pruneImports drops from a dependency's files the imports nothing left
+// in them names (what only function bodies and dropped initializers
+// used), and returns the import paths that stay. Dot imports and "C"
+// stay; blank imports go (their side effects do not type anything).
+func pruneImports(files []*ast.File, list []*listed, index map[string]int, p *listed) []string {
+	kept := map[string]bool{}
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		used := map[string]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok {
+					used[id.Name] = true
+				}
+			}
+			return true
+		})
+		decls := f.Decls[:0]
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.IMPORT {
+				decls = append(decls, d)
+				continue
+			}
+			specs := gd.Specs[:0]
+			for _, sp := range gd.Specs {
+				is := sp.(*ast.ImportSpec)
+				path, _ := strconv.Unquote(is.Path.Value)
+				name := ""
+				if is.Name != nil {
+					name = is.Name.Name
+				} else if j, ok := index[p.resolve(path)]; ok {
+					name = list[j].Name
+				}
+				if path == "C" || name == "." || name != "_" && (name == "" || used[name]) {
+					specs = append(specs, is)
+					kept[path] = true
+				}
+			}
+			if gd.Specs = specs; len(specs) > 0 {
+				decls = append(decls, gd)
+			}
+		}
+		f.Decls = decls
+	}
+	return sortedKeys(kept)
 }
 
 // checkListed type-checks each package once its imports are checked, in
 // parallel: roots in full, dependencies without bodies and without
 // their errors. It keeps the roots' syntax in files, drops the others'.
-func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parseErrs [][]error) (map[string]*types.Package, [][]packages.Error) {
+func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parseErrs [][]error, reached []bool) (map[string]*types.Package, [][]packages.Error) {
 	checked := make(map[string]*types.Package, len(list))
 	errs := make([][]packages.Error, len(list))
 	done := make([]chan struct{}, len(list))
@@ -238,6 +304,10 @@ func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parse
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var cw sync.WaitGroup
 	for i := range list {
+		if !reached[i] {
+			close(done[i])
+			continue
+		}
 		cw.Add(1)
 		go func() {
 			defer cw.Done()
