@@ -1,9 +1,11 @@
 // Package load turns Go API packages into ssagen's model.
 //
 // It is the only code in ssagen that touches go/packages, go/types and
-// go/ast: input packages are type-checked from source with their syntax;
-// dependencies come from export data, and the few files that declare
-// external types reached from the inputs are parsed for their markers.
+// go/ast: input packages are type-checked from source with their syntax,
+// dependencies from source too, only their declarations, only those the
+// inputs reach (source.go); the few files that declare external types
+// reached from the inputs are parsed for their markers. A run's packages
+// are one packageSet that grows (packages.go).
 // Marker syntax is controller-tools' (see markers.go).
 package load
 

@@ -27,7 +27,8 @@ import (
 // uses, the packages of a module it vendors — are dependencies of what
 // the first load read: their types are already in it, so they are only
 // parsed, for their markers (with), and checked against those types for
-// errors. The rounds of Load rebuild the model from this set; none of
+// errors (check). A path the first load does not reach is loaded on its
+// own (a "more" load): no path the tests know of takes it. The rounds of Load rebuild the model from this set; none of
 // them reads a package again (TestEachPackageLoadedOnce).
 type packageSet struct {
 	cfg    *packages.Config
