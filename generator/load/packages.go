@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -190,7 +191,13 @@ func (s *packageSet) applyConfigs(paths []string, typed bool) (map[string]*packa
 			mode |= packages.NeedTypes
 		}
 		s.loads = append(s.loads, "applyconfigurations "+strings.Join(missing, " "))
-		pkgs, err := s.load(&packages.Config{Mode: mode, Dir: s.cfg.Dir, BuildFlags: s.cfg.BuildFlags}, missing...)
+		var pkgs []*packages.Package
+		var err error
+		if typed || s.choice == LoaderExport {
+			pkgs, err = s.load(&packages.Config{Mode: mode, Dir: s.cfg.Dir, BuildFlags: s.cfg.BuildFlags}, missing...)
+		} else {
+			pkgs, err = s.listFiles(missing) // one go list, without go/packages' own queries
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -241,4 +248,25 @@ func (s *packageSet) check(p, dep *packages.Package) {
 	if complete {
 		p.Errors = append(p.Errors, errs...)
 	}
+}
+
+// listFiles is what packages.Load gives with NeedName and NeedFiles: the
+// packages of paths, their files and go list's errors.
+func (s *packageSet) listFiles(paths []string) ([]*packages.Package, error) {
+	list, err := goList(s.cfg, false, paths)
+	if err != nil {
+		return nil, err
+	}
+	pkgs := make([]*packages.Package, 0, len(list))
+	for _, l := range list {
+		p := &packages.Package{ID: l.ImportPath, Name: l.Name, PkgPath: l.ImportPath}
+		for _, f := range l.GoFiles {
+			p.GoFiles = append(p.GoFiles, filepath.Join(l.Dir, f))
+		}
+		if l.Error != nil {
+			p.Errors = append(p.Errors, packages.Error{Pos: l.Error.Pos, Msg: l.Error.Err, Kind: packages.ListError})
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
 }

@@ -53,7 +53,7 @@ type listed struct {
 // fromSource says which it was.
 func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns []string) (pkgs []*packages.Package, fromSource bool, err error) {
 	if choice != LoaderExport {
-		list, err := listDeps(cfg, patterns)
+		list, err := goList(cfg, true, patterns)
 		if err == nil {
 			return loadFromSource(cfg, list), true, nil
 		}
@@ -62,11 +62,15 @@ func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns 
 	return pkgs, false, err
 }
 
-// listDeps runs go list over the patterns and their dependencies, without
+// goList runs go list over the patterns and, with deps, their dependencies, without
 // compiling anything, and returns the packages in dependency order
 // (go list's own: every package after its imports).
-func listDeps(cfg *packages.Config, patterns []string) ([]*listed, error) {
-	args := append([]string{"list", "-e", "-deps", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,Module,Standard,DepOnly,Error"}, cfg.BuildFlags...)
+func goList(cfg *packages.Config, deps bool, patterns []string) ([]*listed, error) {
+	args := []string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,Module,Standard,DepOnly,Error"}
+	if deps {
+		args = append(args, "-deps")
+	}
+	args = append(args, cfg.BuildFlags...)
 	args = append(append(args, "--"), patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = cfg.Dir
