@@ -118,7 +118,7 @@ func TestSourceNamesTheSites(t *testing.T) {
 	}
 	var findings []audit.Finding
 	for _, f := range found {
-		findings = append(findings, audit.Finding{Pos: f.Pos.String(), Category: f.Category, Message: f.Message})
+		findings = append(findings, audit.Finding{Pos: f.Pos.String(), Category: f.Category, Message: f.Message, Kind: f.Kind, Status: f.Status})
 	}
 	for _, r := range audit.Join(rep, findings) {
 		if r.UserAgent == "unfixed-operator" {

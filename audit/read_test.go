@@ -140,9 +140,9 @@ func TestGzip(t *testing.T) {
 func TestOutputs(t *testing.T) {
 	rep, _ := report(t, log, time.Time{})
 	Join(rep, []Finding{
-		{Pos: "c.go:3:2", Category: "create-update", Message: "Create → AlreadyExists → Update: …; fix: ensure.EnsureConfigMap: one apply"},
-		{Pos: "c.go:9:2", Category: "create-update", Message: "…; fix: rbacensure.EnsureRole: one apply"},
-		{Pos: "c.go:20:2", Category: "status-update", Message: "…; fix: EnsureConfigMapStatus (…)"},
+		{Pos: "c.go:3:2", Category: "create-update", Message: "Create → AlreadyExists → Update: …; fix: ensure.EnsureConfigMap: one apply", Kind: "ConfigMap"},
+		{Pos: "c.go:9:2", Category: "create-update", Message: "…; fix: rbacensure.EnsureRole: one apply", Kind: "Role"},
+		{Pos: "c.go:20:2", Category: "status-update", Message: "…; fix: EnsureConfigMapStatus (…)", Kind: "ConfigMap", Status: true},
 	})
 	var js bytes.Buffer
 	if err := WriteJSON(&js, rep); err != nil {

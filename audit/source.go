@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -15,6 +14,12 @@ type Finding struct {
 	Pos      string // file:line:col
 	Category string // create-update, status-update, …
 	Message  string
+	// Kind is the kind whose helper the finding's fix names (Role for
+	// EnsureRole), as vet's analyzers report it (driver.Finding.Kind): ""
+	// when the finding cannot tell, and then it explains no row. Status
+	// says the helper is the kind's status helper (EnsureRoleStatus).
+	Kind   string
+	Status bool
 }
 
 // categories are the vet findings that explain each kind of waste.
@@ -25,15 +30,12 @@ var (
 	statusWaste     = []string{contract.CategoryStatusUpdate, contract.CategoryRetryOnConflict}
 )
 
-// helperKind reads the kind a finding's fix names ("…: rbacensure.EnsureRole: …").
-var helperKind = regexp.MustCompile(`\bEnsure([A-Z][A-Za-z0-9]*?)(Status)?\b`)
-
 // Join attaches to each row that wasted requests the findings that
-// explain it: same resource (the kind the finding's fix ensures,
-// pluralized as Kubernetes names resources) and a category that produces
-// this waste on this verb. It returns the costly rows of operators (every
-// user but the control plane's system:apiserver, system:kube-*, system:node:*)
-// that no finding explains.
+// explain it: same resource (the kind whose helper the finding's fix
+// names, Finding.Kind, pluralized as Kubernetes names resources) and a
+// category that produces this waste on this verb. It returns the costly
+// rows of operators (every user but the control plane's system:apiserver,
+// system:kube-*, system:node:*) that no finding explains.
 func Join(rep *Report, findings []Finding) []*Row {
 	var unexplained []*Row
 	for _, r := range rep.Rows {
@@ -45,8 +47,7 @@ func Join(rep *Report, findings []Finding) []*Row {
 			if !slices.Contains(want, f.Category) {
 				continue
 			}
-			m := helperKind.FindStringSubmatch(f.Message)
-			if m == nil || resourceOf(m[1]) != r.Resource {
+			if f.Kind == "" || resourceOf(f.Kind) != r.Resource {
 				continue
 			}
 			r.Sites = append(r.Sites, Site{Pos: f.Pos, Category: f.Category, Message: f.Message})

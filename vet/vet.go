@@ -29,6 +29,14 @@ type Helpers = check.Helpers
 // modules that hold dirs, and the packages extra names.
 func FindHelpers(dirs, extra []string) *Helpers { return check.FindHelpers(dirs, extra) }
 
+// Target is the generated helper a finding's fix names: its kind and
+// whether it is the kind's status helper. Targets, the result of each of
+// the analyzers New returns, holds it for each diagnostic (Targets.Of).
+type (
+	Target  = check.Target
+	Targets = check.Targets
+)
+
 // NoFixReason is why a finding carries no suggested fix, from its message.
 func NoFixReason(msg string) string { return check.NoFixReason(msg) }
 

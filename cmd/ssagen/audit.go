@@ -115,7 +115,7 @@ func auditCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if rel, err := filepath.Rel(wd, pos.Filename); err == nil && !strings.HasPrefix(rel, "..") {
 				pos.Filename = rel
 			}
-			findings = append(findings, audit.Finding{Pos: pos.String(), Category: f.Category, Message: f.Message})
+			findings = append(findings, audit.Finding{Pos: pos.String(), Category: f.Category, Message: f.Message, Kind: f.Kind, Status: f.Status})
 		}
 	}
 	skipped := 0

@@ -70,6 +70,32 @@ func TestAuditCommand(t *testing.T) {
 	}
 }
 
+// TestAuditSource: --source joins a costly row to the vet finding behind
+// it by the kind the finding carries as data (issue 32): the example
+// operator's Role creates that 409 and its Project status updates that
+// 409 each name their line, and no row is left unexplained.
+func TestAuditSource(t *testing.T) {
+	line := func(uri, group, resource, sub, verb string) string {
+		return `{"apiVersion":"audit.k8s.io/v1","kind":"Event","level":"RequestResponse","stage":"ResponseComplete","requestURI":"` + uri + `","verb":"` + verb +
+			`","user":{"username":"op"},"userAgent":"op/v1","objectRef":{"resource":"` + resource + `","subresource":"` + sub + `","namespace":"ns","name":"a","apiGroup":"` + group +
+			`","apiVersion":"v1"},"responseStatus":{"code":409},"stageTimestamp":"2026-11-25T10:00:00.000000Z"}` + "\n"
+	}
+	log := filepath.Join(t.TempDir(), "audit.log")
+	os.WriteFile(log, []byte(line("/apis/rbac.authorization.k8s.io/v1/namespaces/ns/roles", "rbac.authorization.k8s.io", "roles", "", "create")+
+		line("/apis/platform.example.com/v1/projects/a/status", "platform.example.com", "projects", "status", "update")), 0o644)
+	var stdout, stderr bytes.Buffer
+	code := auditCmd([]string{"--source", "../../examples/unfixed", log}, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String()
+	if code != 0 || strings.Contains(out, "no finding of ssagen vet") {
+		t.Fatalf("ssagen audit --source: exit %d\n%s%s", code, out, stderr.String())
+	}
+	for _, want := range []string{"controller.go:35:10 create-update", "controller.go:44:9 status-update"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ssagen audit --source names no %s:\n%s", want, out)
+		}
+	}
+}
+
 // TestAuditServeCommand: flags, the webhook kubeconfig, and a server that
 // counts what it was posted and stops cleanly when told.
 func TestAuditServeCommand(t *testing.T) {

@@ -88,11 +88,13 @@ func doc(analyzers []*analysis.Analyzer) string {
 	return b.String()
 }
 
-// finding is one diagnostic of the run, with where it is.
+// finding is one diagnostic of the run, with where it is and the helper
+// its fix names.
 type finding struct {
-	pkg  *packages.Package
-	diag analysis.Diagnostic
-	pos  token.Position
+	pkg    *packages.Package
+	diag   analysis.Diagnostic
+	pos    token.Position
+	target vet.Target
 }
 
 func run(o options) int {
@@ -134,6 +136,7 @@ func analyze(patterns []string, tags, helpers string, overlay map[string][]byte)
 			errs = append(errs, fmt.Errorf("%s: %v", act, act.Err))
 			continue
 		}
+		targets, _ := act.Result.(vet.Targets)
 		for _, d := range act.Diagnostics {
 			pos := act.Package.Fset.Position(d.Pos)
 			key := fmt.Sprintf("%s\x00%s", pos, d.Message)
@@ -141,7 +144,7 @@ func analyze(patterns []string, tags, helpers string, overlay map[string][]byte)
 				continue
 			}
 			seen[key] = true
-			found = append(found, finding{pkg: act.Package, diag: d, pos: pos})
+			found = append(found, finding{pkg: act.Package, diag: d, pos: pos, target: targets.Of(d)})
 		}
 	}
 	if len(errs) > 0 {
@@ -157,6 +160,12 @@ type Finding struct {
 	Pos      token.Position
 	Category string // the diagnostic's category: create-update, status-update, …
 	Message  string
+	// Kind is the kind whose helper the finding's fix names (EnsureRole:
+	// Role), "" when the finding cannot tell; Status, whether that helper
+	// is the kind's status helper (EnsureRoleStatus). Data, as the
+	// analyzers produced it: nothing reads them back from Message.
+	Kind   string
+	Status bool
 }
 
 // Findings runs ssagen vet's analyzers on the packages of patterns.
@@ -167,7 +176,7 @@ func Findings(patterns []string, tags string) ([]Finding, error) {
 	}
 	out := make([]Finding, len(found))
 	for i, f := range found {
-		out[i] = Finding{Pos: f.pos, Category: f.diag.Category, Message: f.diag.Message}
+		out[i] = Finding{Pos: f.pos, Category: f.diag.Category, Message: f.diag.Message, Kind: f.target.Kind, Status: f.target.Status}
 	}
 	return out, nil
 }

@@ -36,10 +36,10 @@ func runApplyTypedStruct(p *pass) {
 		if lit := p.fixedLiteral(call.Args[1], funcBody(stack)); lit != nil && !p.zeroSent(t, lit, true, status, 0) {
 			return true // every field it sends was written on purpose
 		}
-		kind := p.kindOf(call.Args[1])
-		p.Report(diag(call.Pos(), contract.CategoryApplyTypedStruct,
+		target := ensures(p.kindOf(call.Args[1]), false)
+		p.report(diag(call.Pos(), contract.CategoryApplyTypedStruct,
 			"server-side apply of a typed Go struct: every zero-valued field without omitempty is sent, so this manager claims fields it never meant to set (controller-runtime #2702)",
-			helper(kind, "")+" with a typed apply configuration: only the fields you set are sent"))
+			helper(target)+" with a typed apply configuration: only the fields you set are sent", target))
 		return true
 	})
 }

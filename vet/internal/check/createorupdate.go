@@ -17,12 +17,13 @@ func runCreateOrUpdate(p *pass) {
 		if len(call.Args) > 2 {
 			kind = p.kindOf(call.Args[2])
 		}
+		t := ensures(kind, false)
 		d := diag(call.Pos(), contract.CategoryCreateOrUpdate,
 			name+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs, and fields set earlier are never pruned",
-			helper(kind, "")+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed")
+			helper(t)+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed", t)
 		var why string
 		d.SuggestedFixes, why = p.createOrUpdateFix(call, stack)
-		p.Report(withWhy(d, why))
+		p.report(withWhy(d, why))
 		return true
 	})
 }

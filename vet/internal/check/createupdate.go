@@ -39,12 +39,13 @@ func runCreateUpdate(p *pass) {
 		}
 		for _, c := range writes {
 			if p.isWriteCall(c) {
+				t := ensures(p.createdKind(create), false)
 				d := diag(create.Pos(), contract.CategoryCreateUpdate,
 					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
-					helper(p.createdKind(create), "")+": one server-side apply with force, and no request at all when the object is already as desired")
+					helper(t)+": one server-side apply with force, and no request at all when the object is already as desired", t)
 				var why string
 				d.SuggestedFixes, why = p.createUpdateFix(create, ifs, stack)
-				p.Report(withWhy(d, why))
+				p.report(withWhy(d, why))
 				return true
 			}
 		}
@@ -136,12 +137,13 @@ func (p *pass) createdKind(create *ast.CallExpr) string {
 }
 
 func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
+	t := ensures(p.createdKind(create), false)
 	d := diag(create.Pos(), contract.CategoryCreateIgnore,
 		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
-		helper(p.createdKind(create), "")+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object")
+		helper(t)+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object", t)
 	var why string
 	d.SuggestedFixes, why = p.createIgnoreFix(create, stack)
-	p.Report(withWhy(d, why))
+	p.report(withWhy(d, why))
 }
 
 // noFix opens the note a finding without a suggested fix ends with.

@@ -73,9 +73,10 @@ func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		pos = sel.Sel.Pos()
 	}
-	p.Report(diag(pos, contract.CategoryOwnsChurning,
+	p.report(diag(pos, contract.CategoryOwnsChurning,
 		"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
-		"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(c)), c the ensure.NewClient your reconciler writes through, from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror"))
+		"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(c)), c the ensure.NewClient your reconciler writes through, from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror",
+		ensures(kind, false)))
 }
 
 // writtenByOthers are kinds other controllers keep writing: the churning

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -31,12 +32,14 @@ const (
 
 func analyzer(h *Helpers, name, doc string, run func(*pass)) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:     name,
-		Doc:      doc,
-		Requires: []*analysis.Analyzer{inspect.Analyzer},
+		Name:       name,
+		Doc:        doc,
+		Requires:   []*analysis.Analyzer{inspect.Analyzer},
+		ResultType: reflect.TypeFor[Targets](),
 		Run: func(p *analysis.Pass) (any, error) {
-			run(&pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), helpers: h})
-			return nil, nil
+			ps := &pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), helpers: h, targets: Targets{}}
+			run(ps)
+			return ps.targets, nil
 		},
 	}
 }
@@ -52,6 +55,9 @@ type pass struct {
 	helpers *Helpers
 	// helperErr says why a helper found in the module could not be used.
 	helperErr string
+	// targets are the helpers the fixes of the pass's diagnostics name:
+	// its result.
+	targets Targets
 }
 
 // inTest reports whether n is test code — a _test.go file, or a test
@@ -152,12 +158,21 @@ func (p *pass) kindOf(e ast.Expr) string {
 	return ""
 }
 
-// helper names the fix for a kind: Ensure<Kind><suffix>.
-func helper(kind, suffix string) string {
-	if kind == "" || kind == "Object" || kind == "Unstructured" {
-		return "the Ensure" + suffix + " helper ssagen generates for the kind (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
+// helper names the fix t: Ensure<Kind>, or Ensure<Kind>Status.
+func helper(t Target) string {
+	name := contract.Ensure(t.Kind)
+	if t.Status {
+		name = contract.EnsureStatus(t.Kind)
 	}
-	return fmt.Sprintf("%s%s (ssagen generate --ensure, or --ensure-kinds <package>.%s for a built-in kind)", contract.Ensure(kind), suffix, kind)
+	if t.Kind == "" {
+		return "the " + name + " helper ssagen generates for the kind (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
+	}
+	return fmt.Sprintf("%s (ssagen generate --ensure, or --ensure-kinds <package>.%s for a built-in kind)", name, t.Kind)
+}
+
+// genericKind reports the names of object types that are no kind's.
+func genericKind(kind string) bool {
+	return kind == "" || kind == "Object" || kind == "Unstructured"
 }
 
 // objectVar returns the variable an argument names (obj, &obj), or nil.

@@ -24,12 +24,13 @@ func runRetryOnConflict(p *pass) {
 				kind = p.kindOf(c.Args[1])
 			}
 		}
+		t := ensures(kind, false)
 		d := diag(call.Pos(), contract.CategoryRetryOnConflict,
 			"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely",
-			helper(kind, "")+": server-side apply does not conflict on resourceVersion")
+			helper(t)+": server-side apply does not conflict on resourceVersion", t)
 		var why string
 		d.SuggestedFixes, why = p.retryFix(call, stack, statusWriters)
-		p.Report(withWhy(d, why))
+		p.report(withWhy(d, why))
 		return true
 	})
 }

@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"strings"
-
-	"golang.org/x/tools/go/analysis"
 )
 
 // funcBody returns the body of the innermost function in stack.
@@ -86,7 +84,7 @@ func zeroExpr(e ast.Expr) bool {
 
 // withWhy adds to a finding without a suggested fix the reason none is
 // offered.
-func withWhy(d analysis.Diagnostic, why string) analysis.Diagnostic {
+func withWhy(d diagnostic, why string) diagnostic {
 	if len(d.SuggestedFixes) == 0 && why != "" {
 		d.Message += noFix + why + ")"
 	}

@@ -50,12 +50,13 @@ func runStatusUpdate(p *pass) {
 		if v == nil || body == nil || (builtFromLiteral(p, body, v) && !p.readInFunc(body, v, call.Pos())) {
 			return true
 		}
+		t := ensures(p.kindOf(call.Args[1]), true)
 		d := diag(call.Pos(), contract.CategoryStatusUpdate,
 			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
-			helper(p.kindOf(call.Args[1]), "Status")+": a status apply carries no resourceVersion and is skipped when nothing changed")
+			helper(t)+": a status apply carries no resourceVersion and is skipped when nothing changed", t)
 		var why string
 		d.SuggestedFixes, why = p.statusUpdateFix(call, sel, stack, statusWriters)
-		p.Report(withWhy(d, why))
+		p.report(withWhy(d, why))
 		return true
 	})
 }

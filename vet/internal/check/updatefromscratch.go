@@ -24,10 +24,11 @@ func runUpdateFromScratch(p *pass) {
 			if kind := p.kindOf(call.Args[1]); writtenByOthers[kind] {
 				d := diag(call.Pos(), contract.CategoryUpdateCachedChurning,
 					"Update of a "+kind+" read from the cache: another controller keeps writing it (status, scale, endpoints), so the copy is often stale and the write 409s",
-					contract.ApplyChanges(kind)+": apply what the code changed, under a field manager of its own, without a resourceVersion")
+					contract.ApplyChanges(kind)+": apply what the code changed, under a field manager of its own, without a resourceVersion",
+					ensures(kind, false))
 				var why string
 				d.SuggestedFixes, why = p.updateCachedFix(call, stack, body, v)
-				p.Report(withWhy(d, why))
+				p.report(withWhy(d, why))
 			}
 			return true
 		}
@@ -37,9 +38,10 @@ func runUpdateFromScratch(p *pass) {
 		if p.partOfCreateUpdate(call, stack, body) {
 			return true // one finding per write site: create-update reports it
 		}
-		p.Report(diag(call.Pos(), contract.CategoryUpdateFromScratch,
+		t := ensures(p.kindOf(call.Args[1]), false)
+		p.report(diag(call.Pos(), contract.CategoryUpdateFromScratch,
 			"Update of an object built from scratch: without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
-			helper(p.kindOf(call.Args[1]), "")+": apply only the fields you own"))
+			helper(t)+": apply only the fields you own", t))
 		return true
 	})
 }
