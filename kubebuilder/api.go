@@ -161,7 +161,7 @@ func createAPI(req *Request, env Env, p *project, a args, out files) (err error)
 				}
 			}
 		}
-		return generator.Kind{}, fmt.Errorf("generating the apply configurations: no Ensure%s in the output: ssagen found no such kind in ./api/...", name)
+		return generator.Kind{}, fmt.Errorf("generating the apply configurations: no %s in the output: ssagen found no such kind in ./api/...", contract.Ensure(name))
 	}
 	own, err := find(kind)
 	if err != nil {
@@ -178,8 +178,13 @@ func createAPI(req *Request, env Env, p *project, a args, out files) (err error)
 			d.ConverterImport = t.Pkg // utils.go of the tree that holds the kind
 		}
 	}
-	d.ACAlias, d.EnsureAlias = d.APIAlias+"ac", d.APIAlias+"ensure"
+	// The runtime and the helper packages are imported by the names
+	// generated code and vet's fixes import them by.
+	d.RuntimeImport, d.RuntimeAlias = contract.RuntimePkg, contract.RuntimeAlias
+	d.ACAlias, d.EnsureAlias = d.APIAlias+"ac", contract.HelperAlias(own.HelperPkg)
 	d.ChildEnsureAlias = contract.HelperAlias(childKind.HelperPkg)
+	d.EnsureStatus = contract.EnsureStatus(kind)
+	d.ChildEnsure, d.ChildOwnedChanges = contract.Ensure(child.kind), contract.OwnedChanges(child.kind)
 	d.ConverterAlias = "applyconfiguration"
 	// The license header go/v4 put on the file it scaffolded (with the
 	// year filled in), so that the project's files stay alike.
@@ -229,6 +234,12 @@ type data struct {
 	EnsureImport, EnsureAlias           string
 	ChildEnsureImport, ChildEnsureAlias string
 	ConverterImport, ConverterAlias     string
+	// RuntimeImport and RuntimeAlias are the helpers' runtime and the name
+	// it is imported by (internal/contract).
+	RuntimeImport, RuntimeAlias string
+	// The helpers the reconciler calls: the kind's status helper, the
+	// child's Ensure helper and its Owned…Changes predicate.
+	EnsureStatus, ChildEnsure, ChildOwnedChanges string
 }
 
 var (
@@ -259,7 +270,7 @@ func stockNames(stock string, r resource) (plural, alias string) {
 var reserved = map[string]bool{"ctx": true, "req": true, "log": true, "data": true, "child": true, "applied": true,
 	"result": true, "err": true, "c": true, "r": true, "s": true, "labels": true, "container": true, "live": true,
 	"writes": true, "foo": true, "counts": true, "before": true,
-	"ensure": true, "client": true, "builder": true, "runtime": true, "ctrl": true, "fake": true, "interceptor": true,
+	contract.RuntimeAlias: true, "client": true, "builder": true, "runtime": true, "ctrl": true, "fake": true, "interceptor": true,
 	"metav1": true, "corev1": true, "appsv1": true, "testing": true, "context": true, "atomic": true}
 
 // varName is the kind with a lower-case first letter, as a local name.

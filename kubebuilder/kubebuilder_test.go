@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssagen/ssagen/internal/contract"
 	"github.com/ssagen/ssagen/internal/scratch"
 )
 
@@ -215,7 +216,7 @@ func TestInitAndCreateAPI(t *testing.T) {
 	}
 
 	site := read(t, filepath.Join(dir, "internal", "controller", "site_controller.go"))
-	for _, want := range []string{"EnsureConfigMap(ctx, r.Client, &site, child)", "EnsureSiteStatus(", "OwnedConfigMapChanges(c)", "ensure.NewClient(r.Client, ensure.FieldManager(siteFieldManager))"} {
+	for _, want := range []string{"EnsureConfigMap(ctx, r.Client, &site, child)", "EnsureSiteStatus(", "OwnedConfigMapChanges(c)", contract.RuntimeAlias + ".NewClient(r.Client, " + contract.RuntimeAlias + ".FieldManager(siteFieldManager))"} {
 		if !strings.Contains(site, want) {
 			t.Errorf("site_controller.go has no %q", want)
 		}

@@ -192,7 +192,9 @@ func toolModule(env Env, repo, version, replace string) (mod, sum string, err er
 			return "", "", fmt.Errorf("--ssagen-replace=%s: not an ssagen checkout (no cmd/ssagen)", replace)
 		}
 		f.AddReplace(generatorModule, "", dir, "")
-		f.AddReplace(runtimeModule, "", filepath.Join(dir, "ensure"), "")
+		// The runtime is a module of its own in the checkout's folder of
+		// its path.
+		f.AddReplace(runtimeModule, "", filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(runtimeModule, generatorModule+"/"))), "")
 	}
 	f.Cleanup()
 	b, err := f.Format()
