@@ -103,8 +103,12 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 	if fset == nil {
 		fset = token.NewFileSet()
 	}
-	files, parseErrs, reached := parseListed(fset, list)
-	checked, errs := checkListed(fset, list, files, parseErrs, reached)
+	cache := openDepCache(cfg.BuildFlags, list)
+	checked := map[string]*types.Package{}
+	had, _ := cache.read(fset, checked) // the dependencies a run with the same ones checked
+	files, parseErrs, reached := parseListed(fset, list, had)
+	errs := checkListed(fset, list, files, parseErrs, reached, checked)
+	cache.write(fset, list, reached, checked, had)
 	return linkListed(fset, list, files, checked, errs)
 }
 
@@ -113,8 +117,10 @@ func loadFromSource(cfg *packages.Config, list []*listed) []*packages.Package {
 // parsed without function bodies and initializers, and its imports that
 // only those used are dropped (pruneImports), so the packages only
 // bodies import — most of the standard library, most of a client — are
-// neither parsed nor checked. reached says which packages were.
-func parseListed(fset *token.FileSet, list []*listed) (files [][]*ast.File, parseErrs [][]error, reached []bool) {
+// neither parsed nor checked. A dependency cached holds the imports its
+// declarations use, and is not parsed. reached says which packages were
+// reached.
+func parseListed(fset *token.FileSet, list []*listed, cached map[string][]string) (files [][]*ast.File, parseErrs [][]error, reached []bool) {
 	files = make([][]*ast.File, len(list))
 	parseErrs = make([][]error, len(list))
 	reached = make([]bool, len(list))
@@ -128,10 +134,18 @@ func parseListed(fset *token.FileSet, list []*listed) (files [][]*ast.File, pars
 		}
 	}
 	for len(wave) > 0 {
-		parseWave(fset, list, wave, files, parseErrs)
+		var parse []int
+		for _, i := range wave {
+			if imps, ok := cached[list[i].ImportPath]; ok && list[i].DepOnly {
+				list[i].Imports = imps // checked by an earlier run: depCache has its types
+			} else {
+				parse = append(parse, i)
+			}
+		}
+		parseWave(fset, list, parse, files, parseErrs)
 		var next []int
 		for _, i := range wave {
-			if list[i].DepOnly {
+			if _, ok := cached[list[i].ImportPath]; list[i].DepOnly && !ok {
 				list[i].Imports = pruneImports(files[i], list, index, list[i])
 			}
 			for _, imp := range list[i].Imports {
@@ -252,11 +266,11 @@ func pruneImports(files []*ast.File, list []*listed, index map[string]int, p *li
 	return sortedKeys(kept)
 }
 
-// checkListed type-checks each package once its imports are checked, in
-// parallel: roots in full, dependencies without bodies and without
-// their errors. It keeps the roots' syntax in files, drops the others'.
-func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parseErrs [][]error, reached []bool) (map[string]*types.Package, [][]packages.Error) {
-	checked := make(map[string]*types.Package, len(list))
+// checkListed type-checks each package reached once its imports are
+// checked, in parallel, into checked (which holds what depCache read
+// already): roots in full, dependencies without bodies and without their
+// errors. It keeps the roots' syntax in files, drops the others'.
+func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parseErrs [][]error, reached []bool, checked map[string]*types.Package) [][]packages.Error {
 	errs := make([][]packages.Error, len(list))
 	done := make([]chan struct{}, len(list))
 	index := make(map[string]int, len(list))
@@ -307,8 +321,12 @@ func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parse
 	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var cw sync.WaitGroup
+	read := make([]bool, len(list)) // read from depCache: checked holds them
+	for i, p := range list {
+		_, read[i] = checked[p.ImportPath]
+	}
 	for i := range list {
-		if !reached[i] {
+		if !reached[i] || read[i] && list[i].DepOnly {
 			close(done[i])
 			continue
 		}
@@ -328,7 +346,7 @@ func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parse
 	}
 	cw.Wait()
 
-	return checked, errs
+	return errs
 }
 
 // resolve is the package an import path of p names (go list's ImportMap:
