@@ -30,7 +30,9 @@ import (
 // types they share are one, and the imports their declarations use, so that a run
 // with the same dependencies parses and checks only its own packages.
 // The key hashes ssagen's cache format, the Go version ssagen was built
-// with (its go/types writes the bundle), GOOS, GOARCH, the build flags,
+// with (its go/types writes the export data), ssagen's own binary (size
+// and time: a rebuilt ssagen, which may check differently, starts
+// afresh), GOOS, GOARCH, the build flags,
 // and each such package's path, folder, and files with their sizes and
 // modification times; an entry is never changed, only replaced by one of
 // another key.
@@ -67,7 +69,7 @@ func openDepCache(buildFlags []string, list []*listed) *depCache {
 	c := &depCache{cacheable: make([]bool, len(list))}
 	index := make(map[string]int, len(list))
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\n", depCacheFormat, runtime.Version(), goos(), goarch(), strings.Join(buildFlags, " "))
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\n", depCacheFormat, runtime.Version(), self(), goos(), goarch(), strings.Join(buildFlags, " "))
 	any := false
 	for i, p := range list {
 		index[p.ImportPath] = i
@@ -252,6 +254,19 @@ func safeWrite(w io.Writer, fset *token.FileSet, pkg *types.Package) (err error)
 		}
 	}()
 	return gcexportdata.Write(w, fset, pkg)
+}
+
+// self identifies the running binary by its size and modification time.
+func self() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d %d", st.Size(), st.ModTime().UnixNano())
 }
 
 // goos is the operating system go list and the compiler target.
