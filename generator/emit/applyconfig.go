@@ -21,7 +21,6 @@ import (
 )
 
 const (
-	metaV1Pkg        = "k8s.io/apimachinery/pkg/apis/meta/v1"
 	managedfieldsPkg = "k8s.io/apimachinery/pkg/util/managedfields"
 	runtimePkg       = "k8s.io/apimachinery/pkg/runtime"
 	unstructuredPkg  = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"

@@ -34,7 +34,6 @@ import (
 var serverSet = map[string]bool{"selfLink": true, "uid": true, "resourceVersion": true, "generation": true, "creationTimestamp": true,
 	"deletionTimestamp": true, "deletionGracePeriodSeconds": true, "managedFields": true}
 
-const objectMeta = metaV1Pkg + ".ObjectMeta"
 
 // conversions is what every converter file of a run reads, worked out once
 // per run (Render).
@@ -219,7 +218,7 @@ func externalConvertFile(cs *conversions) *jen.File {
 	comment(f, "Ptr returns a pointer to a copy of v: the converters' way to set an\napply configuration's optional field.")
 	f.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))
 	for _, t := range types {
-		if t.Name.String() == objectMeta {
+		if t.Name == model.ObjectMeta {
 			c.typeFuncMeta(t, objectMetaOfObjectFunc, false, true)
 		}
 		c.typeFunc(t, c.externalName(t), false)
@@ -310,11 +309,11 @@ through the status subresource (%s). nil gives nil.`, name, c.statusName(t)))
 			continue
 		case skipStatus && f.JSONName == "status" && !f.Inline:
 			continue
-		case root && isTypeMeta(f):
+		case root && f.InlinesTypeMeta():
 			body = append(body, c.typeMeta(t)...)
 			continue
 		}
-		if root && f.Embedded && !f.Inline && isObjectMeta(f.Type) && f.Type.Kind != model.RefPointer {
+		if root && f.Embedded && !f.Inline && f.Type.ObjectMeta() && f.Type.Kind != model.RefPointer {
 			meta := f.Type.Deref().Named.ApplyConfig
 			body = append(body, jen.Id("out").Dot(meta.Name).Op("=").Qual(c.internalPkg(), objectMetaOfObjectFunc).Call(jen.Op("&").Id("in").Dot(f.GoName)))
 			continue
@@ -346,9 +345,9 @@ its status's JSON sends. nil gives nil.`, name))
 	body := funcStart(ac)
 	for _, f := range t.Fields {
 		switch {
-		case isTypeMeta(f):
+		case f.InlinesTypeMeta():
 			body = append(body, c.typeMeta(t)...)
-		case f.Embedded && !f.Inline && isObjectMeta(f.Type):
+		case f.Embedded && !f.Inline && f.Type.ObjectMeta():
 			meta := f.Type.Deref().Named.ApplyConfig
 			field := jen.Id("out").Dot(meta.Name)
 			body = append(body, jen.Add(field.Clone()).Op("=").Op("&").Qual(meta.Pkg, meta.Name).Values())
@@ -383,16 +382,6 @@ func (c *converter) typeMeta(t *model.Type) []jen.Code {
 		jen.Add(tm.Clone()).Dot("Kind").Op("=").Add(c.ptr(jen.Lit(t.Name.Name))),
 		jen.Add(tm.Clone()).Dot("APIVersion").Op("=").Add(c.ptr(jen.Lit(gv.APIVersion()))),
 	}
-}
-
-func isTypeMeta(f *model.Field) bool {
-	r := f.Type.Deref()
-	return f.Embedded && f.Inline && r.Kind == model.RefNamed && r.Named.Name == (model.TypeName{Pkg: metaV1Pkg, Name: "TypeMeta"}) && r.Named.ApplyConfig != nil
-}
-
-func isObjectMeta(r *model.TypeRef) bool {
-	r = r.Deref()
-	return r.Kind == model.RefNamed && r.Named.Name.String() == objectMeta && r.Named.ApplyConfig != nil
 }
 
 // field renders the statements that set field f of out from in.

@@ -225,15 +225,35 @@ func (t *Type) Generated() bool { return t.GV != nil && t.ApplyConfig != nil }
 // metaV1 is the package of ObjectMeta and TypeMeta.
 const metaV1 = "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+// ObjectMeta and TypeMeta are apimachinery's metadata types.
+var (
+	ObjectMeta = TypeName{Pkg: metaV1, Name: "ObjectMeta"}
+	TypeMeta   = TypeName{Pkg: metaV1, Name: "TypeMeta"}
+)
+
 // EmbedsTypeMeta reports whether t embeds metav1.TypeMeta (a kind, or a
 // type that carries its own kind and apiVersion).
 func (t *Type) EmbedsTypeMeta() bool {
 	for _, f := range t.Fields {
-		if r := f.Type.Deref(); f.Embedded && r.Kind == RefNamed && r.Named.Name == (TypeName{Pkg: metaV1, Name: "TypeMeta"}) {
+		if r := f.Type.Deref(); f.Embedded && r.Kind == RefNamed && r.Named.Name == TypeMeta {
 			return true
 		}
 	}
 	return false
+}
+
+// InlinesTypeMeta reports an embedded, inline metav1.TypeMeta that has
+// an apply configuration: where a converter sets kind and apiVersion.
+func (f *Field) InlinesTypeMeta() bool {
+	r := f.Type.Deref()
+	return f.Embedded && f.Inline && r.Kind == RefNamed && r.Named.Name == TypeMeta && r.Named.ApplyConfig != nil
+}
+
+// ObjectMeta reports a reference to metav1.ObjectMeta (through a
+// pointer or not) that has an apply configuration.
+func (r *TypeRef) ObjectMeta() bool {
+	r = r.Deref()
+	return r.Kind == RefNamed && r.Named.Name == ObjectMeta && r.Named.ApplyConfig != nil
 }
 
 // Identifies reports whether f, a field of t, is one that names an
