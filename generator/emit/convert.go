@@ -34,7 +34,6 @@ import (
 var serverSet = map[string]bool{"selfLink": true, "uid": true, "resourceVersion": true, "generation": true, "creationTimestamp": true,
 	"deletionTimestamp": true, "deletionGracePeriodSeconds": true, "managedFields": true}
 
-
 // conversions is what every converter file of a run reads, worked out once
 // per run (Render).
 type conversions struct {

@@ -438,83 +438,257 @@ func goarch() string {
 // function literal) replaced by spaces, newlines kept: the parser then
 // skips what the type checker would ignore anyway, and every position
 // stays where it was. A body is a "{" after "func" at the same nesting of
-// parentheses and brackets, not opening a struct or interface type.
+// parentheses and brackets, not opening a struct or interface type. It
+// reads the bytes itself (bodyScanner), as go/scanner would tokenize them
+// but without making a token: it runs over every file of every
+// dependency.
 func blankBodies(src []byte) []byte {
 	out := append([]byte(nil), src...)
-	var s scanner.Scanner
-	fset := token.NewFileSet()
-	s.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
-	type state struct{ depth int } // paren/bracket depth at the func keyword
-	var pending []state            // funcs whose body has not started
-	depth := 0                     // parentheses and brackets
-	prev := token.ILLEGAL
+	s := bodyScanner{src: src}
+	var pending []int // depth of parentheses and brackets at each func whose body has not started
+	depth := 0
 	for {
-		pos, tok, _ := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		off := int(pos) - 1
+		tok, off := s.next()
 		switch tok {
-		case token.FUNC:
-			pending = append(pending, state{depth})
-		case token.LPAREN, token.LBRACK:
+		case bodyEOF:
+			return out
+		case bodyFunc:
+			pending = append(pending, depth)
+		case bodyOpen:
 			depth++
-		case token.RPAREN, token.RBRACK:
+		case bodyClose:
 			depth--
 			// A func type inside the parentheses just closed (a parameter
 			// of type func(...)) has no body.
-			for len(pending) > 0 && pending[len(pending)-1].depth > depth {
+			for len(pending) > 0 && pending[len(pending)-1] > depth {
 				pending = pending[:len(pending)-1]
 			}
-		case token.LBRACE:
-			if n := len(pending); n > 0 && pending[n-1].depth == depth && prev != token.STRUCT && prev != token.INTERFACE {
-				pending = pending[:n-1]
-				end := matchBrace(&s, src)
-				if end < 0 {
-					return src // unbalanced: leave the file to the parser
-				}
+		case bodyLBrace:
+			body := len(pending) > 0 && pending[len(pending)-1] == depth && s.before != bodyStruct && s.before != bodyInterface
+			end := s.skipBraces()
+			if end < 0 {
+				return src // unbalanced: leave the file to the parser
+			}
+			if body {
+				pending = pending[:len(pending)-1]
 				for i := off + 1; i < end; i++ {
 					if out[i] != '\n' {
 						out[i] = ' '
 					}
 				}
-				prev = token.RBRACE
-				continue
 			}
-			// A composite literal or a type's braces: skip to the match.
-			if end := matchBrace(&s, src); end < 0 {
-				return src
-			}
-			prev = token.RBRACE
-			continue
-		case token.SEMICOLON:
-			// A func declaration without a body (assembly) ends here.
-			if n := len(pending); n > 0 && pending[n-1].depth == depth {
+		case bodySemicolon:
+			// A func declaration without a body (assembly), or a func type,
+			// ends here.
+			if n := len(pending); n > 0 && pending[n-1] == depth {
 				pending = pending[:n-1]
 			}
 		}
-		prev = tok
 	}
-	return out
 }
 
-// matchBrace scans to the "}" closing the "{" just scanned and returns its
+// The tokens blankBodies tells apart.
+const (
+	bodyOther = iota
+	bodyEOF
+	bodyFunc
+	bodyStruct
+	bodyInterface
+	bodyOpen  // ( [
+	bodyClose // ) ]
+	bodyLBrace
+	bodyRBrace
+	bodySemicolon // ";" or a newline where Go inserts one
+)
+
+// bodyScanner tokenizes Go source as far as blankBodies needs: keywords
+// func, struct and interface, brackets, braces, and semicolons, explicit
+// or inserted at a newline after an identifier, a literal, one of break,
+// continue, fallthrough, return, ++, --, ), ] or }. Strings, runes and
+// comments are skipped whole.
+type bodyScanner struct {
+	src    []byte
+	i      int
+	prev   int  // the last token next returned
+	before int  // the token before it
+	semi   bool // a newline now ends a statement
+}
+
+// next returns the next token and its offset; s.before is then the
+// token before it.
+func (s *bodyScanner) next() (tok, off int) {
+	tok, off = s.scan()
+	s.before, s.prev = s.prev, tok
+	return tok, off
+}
+
+func (s *bodyScanner) scan() (int, int) {
+	src := s.src
+	for s.i < len(src) {
+		c, start := src[s.i], s.i
+		switch {
+		case c == '\n':
+			s.i++
+			if s.semi {
+				s.semi = false
+				return bodySemicolon, start
+			}
+		case c == ' ' || c == '\t' || c == '\r':
+			s.i++
+		case c == '/' && s.i+1 < len(src) && src[s.i+1] == '/':
+			for s.i < len(src) && src[s.i] != '\n' {
+				s.i++
+			}
+		case c == '/' && s.i+1 < len(src) && src[s.i+1] == '*':
+			end := bytes.Index(src[s.i+2:], []byte("*/"))
+			if end < 0 {
+				s.i = len(src)
+				return bodyEOF, start
+			}
+			comment := src[s.i : s.i+2+end+2]
+			s.i += 2 + end + 2
+			if s.semi && bytes.IndexByte(comment, '\n') >= 0 {
+				s.semi = false
+				return bodySemicolon, start
+			}
+		case c == '"' || c == '\'' || c == '`':
+			s.skipQuoted(c)
+			s.semi = true
+			return bodyOther, start
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
+			for s.i < len(src) && (src[s.i] == '_' || src[s.i] >= 'a' && src[s.i] <= 'z' || src[s.i] >= 'A' && src[s.i] <= 'Z' || src[s.i] >= '0' && src[s.i] <= '9' || src[s.i] >= 0x80) {
+				s.i++
+			}
+			word := src[start:s.i]
+			s.semi = true
+			switch string(word) {
+			case "func":
+				s.semi = false
+				return bodyFunc, start
+			case "struct":
+				s.semi = false
+				return bodyStruct, start
+			case "interface":
+				s.semi = false
+				return bodyInterface, start
+			case "break", "continue", "fallthrough", "return":
+			default:
+				if keyword(word) {
+					s.semi = false
+				}
+			}
+			return bodyOther, start
+		case c >= '0' && c <= '9' || c == '.' && s.i+1 < len(src) && src[s.i+1] >= '0' && src[s.i+1] <= '9':
+			s.skipNumber()
+			s.semi = true
+			return bodyOther, start
+		default:
+			s.i++
+			s.semi = false
+			switch c {
+			case '(', '[':
+				return bodyOpen, start
+			case ')', ']':
+				s.semi = true
+				return bodyClose, start
+			case '{':
+				return bodyLBrace, start
+			case '}':
+				s.semi = true
+				return bodyRBrace, start
+			case ';':
+				return bodySemicolon, start
+			case '+', '-':
+				if s.i < len(src) && src[s.i] == c {
+					s.i++
+					s.semi = true
+				}
+			}
+			return bodyOther, start
+		}
+	}
+	if s.semi {
+		s.semi = false
+		return bodySemicolon, len(src)
+	}
+	return bodyEOF, len(src)
+}
+
+// skipQuoted skips a string, rune or raw string opened by q.
+func (s *bodyScanner) skipQuoted(q byte) {
+	src := s.src
+	s.i++
+	for s.i < len(src) {
+		c := src[s.i]
+		s.i++
+		switch {
+		case c == q:
+			return
+		case c == '\\' && q != '`':
+			s.i++
+		case c == '\n' && q != '`':
+			return // unterminated: the parser says so
+		}
+	}
+}
+
+// skipNumber skips a number literal: digits, letters (bases, exponents,
+// suffixes), dots, underscores, and a sign after an exponent.
+func (s *bodyScanner) skipNumber() {
+	src := s.src
+	for s.i < len(src) {
+		c := src[s.i]
+		switch {
+		case c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '.':
+			s.i++
+		case (c == '+' || c == '-') && s.i > 0 && strings.ContainsRune("eEpP", rune(src[s.i-1])) && !hexMantissa(src, s.i-1):
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// hexMantissa reports whether the 'e' or 'E' at i is a hex digit of a
+// 0x literal (0x1e+2 is 0x1e plus 2), not an exponent.
+func hexMantissa(src []byte, i int) bool {
+	if src[i] == 'p' || src[i] == 'P' {
+		return false
+	}
+	j := i
+	for j > 0 && (src[j-1] >= '0' && src[j-1] <= '9' || src[j-1] >= 'a' && src[j-1] <= 'f' || src[j-1] >= 'A' && src[j-1] <= 'F' || src[j-1] == '_' || src[j-1] == '.') {
+		j--
+	}
+	return j > 0 && (src[j-1] == 'x' || src[j-1] == 'X')
+}
+
+// skipBraces skips to the "}" closing the "{" just scanned and returns its
 // offset, or -1.
-func matchBrace(s *scanner.Scanner, src []byte) int {
+func (s *bodyScanner) skipBraces() int {
 	n := 1
 	for {
-		pos, tok, _ := s.Scan()
+		tok, off := s.scan()
 		switch tok {
-		case token.EOF:
+		case bodyEOF:
 			return -1
-		case token.LBRACE:
+		case bodyLBrace:
 			n++
-		case token.RBRACE:
+		case bodyRBrace:
 			if n--; n == 0 {
-				return int(pos) - 1
+				s.prev, s.semi = bodyRBrace, true
+				return off
 			}
 		}
 	}
+}
+
+// keyword reports Go's keywords after which no semicolon is inserted.
+func keyword(w []byte) bool {
+	switch string(w) {
+	case "case", "chan", "const", "default", "defer", "else", "for", "go", "goto", "if", "import", "map", "package", "range", "select", "switch", "type", "var":
+		return true
+	}
+	return false
 }
 
 // dropInitializers removes the values of a dependency's package-level
