@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,16 +28,12 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 	}
 	aliases := NewAliases(u, extra)
 	conv := newConversions(u, aliases)
-	var files []output.File
-	var errs []string
-	add := func(rel string, f *jen.File) {
-		content, err := finish(header, f)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", rel, err))
-			return
-		}
-		files = append(files, output.File{Path: rel, Content: content})
+	type pending struct {
+		rel string
+		f   *jen.File
 	}
+	var todo []pending
+	add := func(rel string, f *jen.File) { todo = append(todo, pending{rel, f}) }
 	for _, gv := range u.GroupVersions {
 		names := fileNames(gv)
 		for _, t := range gv.Types {
@@ -62,6 +59,35 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 		add("internal/convert.go", f)
 	}
 	add("utils.go", utilsFile(u, aliases))
+	// Each file is printed and formatted on its own: in parallel.
+	files := make([]output.File, len(todo))
+	failed := make([]string, len(todo))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				content, err := finish(header, todo[i].f)
+				if err != nil {
+					failed[i] = fmt.Sprintf("%s: %v", todo[i].rel, err)
+				}
+				files[i] = output.File{Path: todo[i].rel, Content: content}
+			}
+		}()
+	}
+	for i := range todo {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var errs []string
+	for _, e := range failed {
+		if e != "" {
+			errs = append(errs, e)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("rendering generated code failed (a bug in ssagen):\n%s", strings.Join(errs, "\n"))
 	}

@@ -70,10 +70,17 @@ func (l *loader) applyPkgFor(n model.TypeName) string {
 		}
 		return ""
 	}
-	if n.Pkg == metaV1Pkg {
+	return clientGoApplyPkgOf(n.Pkg)
+}
+
+// clientGoApplyPkgOf is the package of client-go's apply configurations
+// of the types of pkg (apimachinery's meta/v1, a package of k8s.io/api),
+// or "".
+func clientGoApplyPkgOf(pkg string) string {
+	if pkg == metaV1Pkg {
 		return clientGoApplyPkg + "/meta/v1"
 	}
-	if rest, ok := strings.CutPrefix(n.Pkg, "k8s.io/api/"); ok {
+	if rest, ok := strings.CutPrefix(pkg, "k8s.io/api/"); ok {
 		return clientGoApplyPkg + "/" + rest
 	}
 	return ""

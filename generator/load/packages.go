@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -49,6 +50,10 @@ type packageSet struct {
 	// fromSource: the first load type-checked every dependency from
 	// source (source.go), not from export data.
 	fromSource bool
+	// prefetched is closed when prefetchApplyConfigs has listed what it
+	// guessed into early (nil: nothing guessed).
+	prefetched chan struct{}
+	early      []*packages.Package
 	// loads records every load of the run, one line each (tests).
 	loads []string
 }
@@ -83,7 +88,7 @@ func (s *packageSet) loadRoots(patterns []string) ([]*packages.Package, error) {
 		return s.first, nil
 	}
 	s.loads = append(s.loads, "roots "+strings.Join(patterns, " "))
-	roots, fromSource, err := loadInput(s.load, s.choice, s.cfg, patterns)
+	roots, fromSource, err := loadInput(s.load, s.choice, s.cfg, patterns, s.prefetchApplyConfigs)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +144,7 @@ func (s *packageSet) with(paths []string) ([]*packages.Package, error) {
 	}
 	if len(missing) > 0 {
 		s.loads = append(s.loads, "more "+strings.Join(missing, " "))
-		more, _, err := loadInput(s.load, s.choice, s.cfg, missing)
+		more, _, err := loadInput(s.load, s.choice, s.cfg, missing, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -179,6 +184,15 @@ func (s *packageSet) parse(dep *packages.Package) *packages.Package {
 // files, and with typed their types too (which must build here). A path
 // loaded before is not loaded again, unless its types are wanted now.
 func (s *packageSet) applyConfigs(paths []string, typed bool) (map[string]*packages.Package, error) {
+	if s.prefetched != nil {
+		<-s.prefetched
+		for _, p := range s.early {
+			if _, ok := s.acs[p.PkgPath]; !ok {
+				s.acs[p.PkgPath], s.acTyped[p.PkgPath] = p, false
+			}
+		}
+		s.prefetched, s.early = nil, nil
+	}
 	var missing []string
 	for _, p := range paths {
 		if _, ok := s.acs[p]; !ok || typed && !s.acTyped[p] {
@@ -248,6 +262,31 @@ func (s *packageSet) check(p, dep *packages.Package) {
 	if complete {
 		p.Errors = append(p.Errors, errs...)
 	}
+}
+
+// prefetchApplyConfigs lists, while the first load parses and checks,
+// the packages of client-go's apply configurations of the listed packages
+// of apimachinery's meta/v1 and k8s.io/api: the apply configurations a
+// run most often looks up (applyConfigs), found without waiting for a go
+// list of their own. A package listed and not asked for costs go list's
+// reading of it, nothing else.
+func (s *packageSet) prefetchApplyConfigs(list []*listed) {
+	var paths []string
+	for _, p := range list {
+		if ac := clientGoApplyPkgOf(p.ImportPath); ac != "" {
+			paths = append(paths, ac)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	sort.Strings(paths)
+	s.loads = append(s.loads, "applyconfigurations "+strings.Join(paths, " "))
+	s.prefetched = make(chan struct{})
+	go func() {
+		defer close(s.prefetched)
+		s.early, _ = s.listFiles(paths) // an error: applyConfigs lists them again, and says it
+	}()
 }
 
 // listFiles is what packages.Load gives with NeedName and NeedFiles: the

@@ -51,10 +51,15 @@ type listed struct {
 // loadInput is the run's first load: the source loader, or load
 // (packages.Load over export data) when choice is LoaderExport.
 // fromSource says which it was.
-func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns []string) (pkgs []*packages.Package, fromSource bool, err error) {
+//
+// listed, if set, is handed what go list said before anything is parsed.
+func loadInput(load packagesLoad, choice Loader, cfg *packages.Config, patterns []string, listed func([]*listed)) (pkgs []*packages.Package, fromSource bool, err error) {
 	if choice != LoaderExport {
 		list, err := goList(cfg, true, patterns)
 		if err == nil {
+			if listed != nil {
+				listed(list)
+			}
 			return loadFromSource(cfg, list), true, nil
 		}
 	}
