@@ -46,6 +46,8 @@ func TestReport(t *testing.T) {
 		// 3.00 / 4.00 = 0.75: missed; 300000 KiB against 430000 KiB: missed.
 		"Gateway API v1.6.3 apis/v1, empty build cache: ssagen 3.00 s, controller-gen 4.00 s: 0.75× (target ≤ 0.5×) — **missed**",
 		"the memory (target ≤ 0.5× each) — **missed**",
+		// 3.00 / 4.00 = 0.75 cold, 0.50 / 2.30 = 0.22 warm: both missed.
+		"Gateway API apis/v1 against controller-gen, the same run: empty build cache 0.75× the wall (target ≤ 0.2×) — **missed**; warm 0.22× the wall (target ≤ 0.1×) — **missed**; peak memory 0.71× cold, 0.70× warm",
 		"| ssagen generate | warm | 1 | 0.90 s | 98 MiB |",
 		"| ssagen generate | cold | 51 | 3.50 s | 430 MiB |",
 	} {
