@@ -28,12 +28,8 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 	}
 	aliases := NewAliases(u, extra)
 	conv := newConversions(u, aliases)
-	type pending struct {
-		rel string
-		f   *jen.File
-	}
-	var todo []pending
-	add := func(rel string, f *jen.File) { todo = append(todo, pending{rel, f}) }
+	pr := newPrinter(header)
+	add := pr.add
 	for _, gv := range u.GroupVersions {
 		names := fileNames(gv)
 		for _, t := range gv.Types {
@@ -52,6 +48,7 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 	}
 	yml, err := schema.YAML(u)
 	if err != nil {
+		pr.wait()
 		return nil, err
 	}
 	add("internal/internal.go", internalFile(u, yml, aliases))
@@ -59,35 +56,7 @@ func Render(u *model.Universe, header []byte) ([]output.File, error) {
 		add("internal/convert.go", f)
 	}
 	add("utils.go", utilsFile(u, aliases))
-	// Each file is printed and formatted on its own: in parallel.
-	files := make([]output.File, len(todo))
-	failed := make([]string, len(todo))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				content, err := finish(header, todo[i].f)
-				if err != nil {
-					failed[i] = fmt.Sprintf("%s: %v", todo[i].rel, err)
-				}
-				files[i] = output.File{Path: todo[i].rel, Content: content}
-			}
-		}()
-	}
-	for i := range todo {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	var errs []string
-	for _, e := range failed {
-		if e != "" {
-			errs = append(errs, e)
-		}
-	}
+	files, errs := pr.wait()
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("rendering generated code failed (a bug in ssagen):\n%s", strings.Join(errs, "\n"))
 	}
@@ -113,6 +82,66 @@ func finish(header []byte, f *jen.File) ([]byte, error) {
 		return nil, fmt.Errorf("%v\n%s", err, numbered(b.Bytes()))
 	}
 	return out, nil
+}
+
+// printer prints and formats each file on its own, in parallel with the
+// building of the next: a file's tree is dropped once it is printed, so
+// the trees of a large run are never all held at once.
+type printer struct {
+	header []byte
+	mu     sync.Mutex
+	files  []output.File
+	failed []string
+	wg     sync.WaitGroup
+	work   chan printJob
+}
+
+type printJob struct {
+	i   int
+	rel string
+	f   *jen.File
+}
+
+func newPrinter(header []byte) *printer {
+	pr := &printer{header: header, work: make(chan printJob, runtime.GOMAXPROCS(0))}
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		pr.wg.Add(1)
+		go func() {
+			defer pr.wg.Done()
+			for j := range pr.work {
+				content, err := finish(pr.header, j.f)
+				pr.mu.Lock()
+				if err != nil {
+					pr.failed[j.i] = fmt.Sprintf("%s: %v", j.rel, err)
+				}
+				pr.files[j.i] = output.File{Path: j.rel, Content: content}
+				pr.mu.Unlock()
+			}
+		}()
+	}
+	return pr
+}
+
+// add queues the file rel, built as f.
+func (pr *printer) add(rel string, f *jen.File) {
+	pr.mu.Lock()
+	i := len(pr.files)
+	pr.files, pr.failed = append(pr.files, output.File{}), append(pr.failed, "")
+	pr.mu.Unlock()
+	pr.work <- printJob{i, rel, f}
+}
+
+// wait returns the files printed, in the order added, and what failed.
+func (pr *printer) wait() ([]output.File, []string) {
+	close(pr.work)
+	pr.wg.Wait()
+	var errs []string
+	for _, e := range pr.failed {
+		if e != "" {
+			errs = append(errs, e)
+		}
+	}
+	return pr.files, errs
 }
 
 // canonicalHeaders remembers, per header, whether gofmt leaves it as it

@@ -195,8 +195,9 @@ type packagesLoad func(*packages.Config, ...string) ([]*packages.Package, error)
 // Load reads the packages and builds the model. Its error is a diag.Errors
 // listing every problem found.
 //
-// A run is a few phases over one packageSet: follow the patterns (the
-// first load), select the inputs (shared types they use and packages to
+// A run is a few phases over one packageSet, each a method of a loader
+// whose Config is read-only: follow the patterns (the first load) and
+// select the inputs (selectInputs: shared types they use and packages to
 // vendor join them, parsed, not loaded again), settle them (markers,
 // folders, roots, groups), resolve what other modules provide, and build
 // the universe. A kind of --ensure-kinds, or a type a vendored package
@@ -274,13 +275,21 @@ func build(cfg Config, set *packageSet, plan vendorPlan) (*model.Universe, map[s
 	if err != nil {
 		return nil, nil, err
 	}
-	external := l.loadEnsureKinds()
-	l.resolveExternal()
-	if more := l.vendorable(external, plan.force); len(more) > 0 {
+	external, more := l.resolve(plan.force)
+	if len(more) > 0 {
 		return nil, more, nil
 	}
 	u, err := l.universe(external, anyKind)
 	return u, nil, err
+}
+
+// resolve finds what other modules provide: the kinds of --ensure-kinds
+// (one external group version per package) and the apply configurations
+// of every external type; more lists the packages still to vendor.
+func (l *loader) resolve(force map[string]string) (external []*model.GroupVersion, more map[string]vendorWhy) {
+	external = l.loadEnsureKinds()
+	l.resolveExternal()
+	return external, l.vendorable(external, force)
 }
 
 func newLoader(cfg Config, set *packageSet, only map[string]map[string]bool) *loader {
@@ -309,8 +318,9 @@ func newLoader(cfg Config, set *packageSet, only map[string]map[string]bool) *lo
 // they use (followed as controller-gen follows them), the packages of
 // --ensure-kinds to vendor (vendored.go) with the packages of their
 // module the kinds reach, and those force names. It returns the inputs,
-// sorted, and which of them are vendored; l.cfg.Patterns grows by the
-// shared packages followed.
+// sorted, and which of them are vendored. The patterns with the shared
+// packages followed are the loader's (l.patterns); its Config stays as
+// given.
 func (l *loader) selectInputs(force map[string]string) ([]*packages.Package, map[string]bool, error) {
 	ensureKinds, ensurePaths := l.parseEnsureKinds()
 	patterns := append(slices.Clone(l.cfg.Patterns), ensurePaths...)
@@ -329,8 +339,9 @@ func (l *loader) selectInputs(force map[string]string) ([]*packages.Package, map
 	reached := reachedInModule(first, vendored, ensureKinds)
 	var extra []string
 	shared := sharedOutside(first, l.cfg.Patterns, skip)
+	l.patterns = l.cfg.Patterns
 	if len(shared) > 0 && !l.cfg.Layout && !l.cfg.CompatApplyconfigurationGen {
-		l.cfg.Patterns = append(slices.Clone(l.cfg.Patterns), shared...)
+		l.patterns = append(slices.Clone(l.cfg.Patterns), shared...)
 		extra = append(extra, shared...)
 		if l.cfg.Log != nil {
 			fmt.Fprintf(l.cfg.Log, "followed %d package(s) of shared types the input uses: %s\n", len(shared), strings.Join(shared, ", "))
@@ -344,7 +355,7 @@ func (l *loader) selectInputs(force map[string]string) ([]*packages.Package, map
 	}
 	all, err := l.set.with(extra)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(l.cfg.Patterns, " "), err)
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(l.patterns, " "), err)
 	}
 	for _, p := range reached {
 		vendored[p] = true
@@ -360,14 +371,14 @@ func (l *loader) selectInputs(force map[string]string) ([]*packages.Package, map
 	for _, p := range all {
 		if _, ok := ensureKinds[p.PkgPath]; ok {
 			l.ensurePkgs[p.PkgPath] = p // named by --ensure-kinds
-			if !matchesAny(l.cfg.Patterns, p.PkgPath) && !vendored[p.PkgPath] {
+			if !matchesAny(l.patterns, p.PkgPath) && !vendored[p.PkgPath] {
 				continue // and not an input
 			}
 		}
 		pkgs = append(pkgs, p)
 	}
-	if len(pkgs) == 0 && len(l.cfg.Patterns) > 0 {
-		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(l.cfg.Patterns, " "))
+	if len(pkgs) == 0 && len(l.patterns) > 0 {
+		l.errs.Add(token.Position{}, "check the package patterns: they are resolved from the current module, like `go list`", "no packages match %s", strings.Join(l.patterns, " "))
 		return nil, nil, nil
 	}
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].PkgPath < pkgs[j].PkgPath })
@@ -517,8 +528,10 @@ type loader struct {
 	// unexported holds where each struct declares unexported fields,
 	// which encoding/json skips and controller-gen does not.
 	unexported map[*model.Type][]token.Position
-	// set is the run's packages.
-	set *packageSet
+	// set is the run's packages; patterns the input patterns with the
+	// packages of shared types followed (selectInputs).
+	set      *packageSet
+	patterns []string
 	// owner is the type being modelled or validated, typeErrs the errors
 	// found in each (typeerrs.go).
 	owner    *model.Type

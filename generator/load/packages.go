@@ -16,22 +16,28 @@ import (
 // packageSet is a run's one loader: one file set and the packages loaded
 // into it, which grows as the run finds what it needs and never loads a
 // package twice. A run loads packages (go list and the type checker, or
-// go/packages) at most once per kind of question:
+// go/packages) once per kind of question, and again only for paths no
+// earlier load had:
 //
-//  1. the input patterns and the packages of --ensure-kinds, with every
-//     dependency's types (loadRoots; one load, the first round's);
+//  1. the input patterns and the packages of --ensure-kinds, with the
+//     types of what their declarations reach (loadRoots; one load, the
+//     first round's);
 //  2. apply configuration packages of other modules, to see that they
-//     declare what a type needs and build here (applyConfigs; one load
-//     for the paths no earlier round asked about, none when the run uses
-//     none).
+//     declare what a type needs and build here: client-go's of the
+//     meta/v1 and k8s.io/api packages the first load lists are listed
+//     while it parses (prefetchApplyConfigs), and applyConfigs loads
+//     only the paths that listing and earlier rounds did not have — none
+//     on every path TestEachPackageLoadedOnce runs but a kind whose own
+//     module's apply configurations are found.
 //
 // Packages the run adds later to its inputs — shared types the input
 // uses, the packages of a module it vendors — are dependencies of what
 // the first load read: their types are already in it, so they are only
 // parsed, for their markers (with), and checked against those types for
 // errors (check). A path the first load does not reach is loaded on its
-// own (a "more" load): no path the tests know of takes it. The rounds of Load rebuild the model from this set; none of
-// them reads a package again (TestEachPackageLoadedOnce).
+// own (a "more" load): no path the tests know of takes it. The rounds
+// of Load rebuild the model from this set; none of them reads a package
+// again (TestEachPackageLoadedOnce).
 type packageSet struct {
 	cfg    *packages.Config
 	choice Loader

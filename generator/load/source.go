@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +47,11 @@ type listed struct {
 	Standard   bool
 	DepOnly    bool
 	Error      *struct{ Pos, Err string }
+
+	// generated marks the files of a root that say they are generated
+	// ("// Code generated … DO NOT EDIT."), read as a dependency's are:
+	// their bodies are not the API, and they compile as generated.
+	generated []bool
 }
 
 // loadInput is the run's first load: the source loader, or load
@@ -151,7 +157,9 @@ func parseListed(fset *token.FileSet, list []*listed, cached map[string][]string
 		var next []int
 		for _, i := range wave {
 			if _, ok := cached[list[i].ImportPath]; list[i].DepOnly && !ok {
-				list[i].Imports = pruneImports(files[i], list, index, list[i])
+				list[i].Imports = pruneImports(files[i], list, index, list[i], nil)
+			} else if !list[i].DepOnly && slices.Contains(list[i].generated, true) {
+				list[i].Imports = pruneImports(files[i], list, index, list[i], list[i].generated)
 			}
 			for _, imp := range list[i].Imports {
 				if j, ok := index[list[i].resolve(imp)]; ok && !reached[j] {
@@ -181,6 +189,7 @@ func parseWave(fset *token.FileSet, list []*listed, wave []int, files [][]*ast.F
 		p.GoFiles = append(p.GoFiles, p.CgoFiles...)
 		files[i] = make([]*ast.File, len(p.GoFiles))
 		parseErrs[i] = make([]error, len(p.GoFiles))
+		p.generated = make([]bool, len(p.GoFiles))
 		mode := parser.SkipObjectResolution
 		if !p.DepOnly {
 			mode |= parser.ParseComments | parser.AllErrors
@@ -196,16 +205,19 @@ func parseWave(fset *token.FileSet, list []*listed, wave []int, files [][]*ast.F
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				if !list[j.pkg].DepOnly {
-					files[j.pkg][j.file], parseErrs[j.pkg][j.file] = parser.ParseFile(fset, j.path, nil, j.mode)
-					continue
-				}
-				// A dependency: only its declarations' types are wanted.
 				src, err := os.ReadFile(j.path)
 				if err != nil {
 					parseErrs[j.pkg][j.file] = err
 					continue
 				}
+				if p := list[j.pkg]; !p.DepOnly && !generatedSource(src) {
+					files[j.pkg][j.file], parseErrs[j.pkg][j.file] = parser.ParseFile(fset, j.path, src, j.mode)
+					continue
+				} else if !p.DepOnly {
+					p.generated[j.file] = true
+				}
+				// A dependency, or a root's generated file: only its
+				// declarations' types are wanted.
 				f, err := parser.ParseFile(fset, j.path, blankBodies(src), j.mode)
 				if f != nil {
 					dropInitializers(f)
@@ -221,14 +233,44 @@ func parseWave(fset *token.FileSet, list []*listed, wave []int, files [][]*ast.F
 	wg.Wait()
 }
 
-// pruneImports drops from a dependency's files the imports nothing left
-// in them names (what only function bodies and dropped initializers
-// used), and returns the import paths that stay. Dot imports and "C"
-// stay; blank imports go (their side effects do not type anything).
-func pruneImports(files []*ast.File, list []*listed, index map[string]int, p *listed) []string {
+// generatedSource reports whether a file says it is generated, as
+// ast.IsGenerated reads it: a line "// Code generated … DO NOT EDIT."
+// before the package clause.
+func generatedSource(src []byte) bool {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if bytes.HasPrefix(line, []byte("package ")) {
+			return false
+		}
+		if bytes.HasPrefix(line, []byte("// Code generated ")) && bytes.HasSuffix(line, []byte(" DO NOT EDIT.")) {
+			return true
+		}
+	}
+	return false
+}
+
+// pruneImports drops from a dependency's files (of a root's, those only
+// marks) the imports nothing left in them names (what only function
+// bodies and dropped initializers used), and returns the import paths
+// that stay. Dot imports and "C" stay; blank imports go (their side
+// effects do not type anything).
+func pruneImports(files []*ast.File, list []*listed, index map[string]int, p *listed, only []bool) []string {
 	kept := map[string]bool{}
-	for _, f := range files {
+	for j, f := range files {
 		if f == nil {
+			continue
+		}
+		if only != nil && !only[j] {
+			for _, is := range f.Imports {
+				path, _ := strconv.Unquote(is.Path.Value)
+				kept[path] = true
+			}
 			continue
 		}
 		used := map[string]bool{}
@@ -289,30 +331,12 @@ func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parse
 		defer close(done[i])
 		p := list[i]
 		syntax, pkgErrs := p.syntax(files[i], parseErrs[i])
-		conf := types.Config{
-			IgnoreFuncBodies: p.DepOnly,
-			FakeImportC:      true,
-			Sizes:            sizes,
-			Importer: importerFunc(func(path string) (*types.Package, error) {
-				if path == "unsafe" {
-					return types.Unsafe, nil
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if tp, ok := checked[p.resolve(path)]; ok {
-					return tp, nil
-				}
-				return nil, fmt.Errorf("package %s not found", path)
-			}),
-			Error: func(err error) {
-				if p.DepOnly {
-					return // it compiles; what go/types misses without bodies is no concern
-				}
-				if te, ok := err.(types.Error); ok {
-					pkgErrs = append(pkgErrs, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
-				}
-			},
-		}
+		conf := p.checkConfig(sizes, &pkgErrs, func(path string) (*types.Package, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			tp, ok := checked[path]
+			return tp, ok
+		})
 		tp, _ := conf.Check(p.ImportPath, fset, syntax, nil)
 		mu.Lock()
 		checked[p.ImportPath] = tp
@@ -352,6 +376,47 @@ func checkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, parse
 	cw.Wait()
 
 	return errs
+}
+
+// checkConfig is the type checker's configuration for p: imports come
+// from lookup, errors (a root's only) go to errs.
+func (p *listed) checkConfig(sizes types.Sizes, errs *[]packages.Error, lookup func(path string) (*types.Package, bool)) types.Config {
+	conf := types.Config{
+		IgnoreFuncBodies: p.DepOnly,
+		FakeImportC:      true,
+		Sizes:            sizes,
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if tp, ok := lookup(p.resolve(path)); ok {
+				return tp, nil
+			}
+			return nil, fmt.Errorf("package %s not found", path)
+		}),
+		Error: func(err error) {
+			if p.DepOnly {
+				return // it compiles; what go/types misses without bodies is no concern
+			}
+			if te, ok := err.(types.Error); ok {
+				if te.Msg == "missing return" && p.isGenerated(te.Fset.Position(te.Pos).Filename) {
+					return // a generated file's body, blanked
+				}
+				*errs = append(*errs, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+			}
+		},
+	}
+	return conf
+}
+
+// isGenerated reports whether file is one of p's generated files.
+func (p *listed) isGenerated(file string) bool {
+	for j, f := range p.GoFiles {
+		if j < len(p.generated) && p.generated[j] && p.Dir+string(os.PathSeparator)+f == file {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve is the package an import path of p names (go list's ImportMap:
@@ -561,55 +626,13 @@ func (s *bodyScanner) scan() (int, int) {
 			s.semi = true
 			return bodyOther, start
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
-			for s.i < len(src) && (src[s.i] == '_' || src[s.i] >= 'a' && src[s.i] <= 'z' || src[s.i] >= 'A' && src[s.i] <= 'Z' || src[s.i] >= '0' && src[s.i] <= '9' || src[s.i] >= 0x80) {
-				s.i++
-			}
-			word := src[start:s.i]
-			s.semi = true
-			switch string(word) {
-			case "func":
-				s.semi = false
-				return bodyFunc, start
-			case "struct":
-				s.semi = false
-				return bodyStruct, start
-			case "interface":
-				s.semi = false
-				return bodyInterface, start
-			case "break", "continue", "fallthrough", "return":
-			default:
-				if keyword(word) {
-					s.semi = false
-				}
-			}
-			return bodyOther, start
+			return s.word(), start
 		case c >= '0' && c <= '9' || c == '.' && s.i+1 < len(src) && src[s.i+1] >= '0' && src[s.i+1] <= '9':
 			s.skipNumber()
 			s.semi = true
 			return bodyOther, start
 		default:
-			s.i++
-			s.semi = false
-			switch c {
-			case '(', '[':
-				return bodyOpen, start
-			case ')', ']':
-				s.semi = true
-				return bodyClose, start
-			case '{':
-				return bodyLBrace, start
-			case '}':
-				s.semi = true
-				return bodyRBrace, start
-			case ';':
-				return bodySemicolon, start
-			case '+', '-':
-				if s.i < len(src) && src[s.i] == c {
-					s.i++
-					s.semi = true
-				}
-			}
-			return bodyOther, start
+			return s.punct(c), start
 		}
 	}
 	if s.semi {
@@ -617,6 +640,59 @@ func (s *bodyScanner) scan() (int, int) {
 		return bodySemicolon, len(src)
 	}
 	return bodyEOF, len(src)
+}
+
+// word scans an identifier or keyword.
+func (s *bodyScanner) word() int {
+	src, start := s.src, s.i
+	for s.i < len(src) && (src[s.i] == '_' || src[s.i] >= 'a' && src[s.i] <= 'z' || src[s.i] >= 'A' && src[s.i] <= 'Z' || src[s.i] >= '0' && src[s.i] <= '9' || src[s.i] >= 0x80) {
+		s.i++
+	}
+	word := src[start:s.i]
+	s.semi = true
+	switch string(word) {
+	case "func":
+		s.semi = false
+		return bodyFunc
+	case "struct":
+		s.semi = false
+		return bodyStruct
+	case "interface":
+		s.semi = false
+		return bodyInterface
+	case "break", "continue", "fallthrough", "return":
+	default:
+		if keyword(word) {
+			s.semi = false
+		}
+	}
+	return bodyOther
+}
+
+// punct scans an operator or punctuation c.
+func (s *bodyScanner) punct(c byte) int {
+	s.i++
+	s.semi = false
+	switch c {
+	case '(', '[':
+		return bodyOpen
+	case ')', ']':
+		s.semi = true
+		return bodyClose
+	case '{':
+		return bodyLBrace
+	case '}':
+		s.semi = true
+		return bodyRBrace
+	case ';':
+		return bodySemicolon
+	case '+', '-':
+		if s.i < len(s.src) && s.src[s.i] == c {
+			s.i++
+			s.semi = true
+		}
+	}
+	return bodyOther
 }
 
 // skipQuoted skips a string, rune or raw string opened by q.
