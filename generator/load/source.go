@@ -21,6 +21,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/internal/gosrc"
 )
 
 // The first load type-checks the input packages from source, in full,
@@ -273,15 +275,7 @@ func pruneImports(files []*ast.File, list []*listed, index map[string]int, p *li
 			}
 			continue
 		}
-		used := map[string]bool{}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok {
-					used[id.Name] = true
-				}
-			}
-			return true
-		})
+		used := gosrc.Qualifiers(f)
 		decls := f.Decls[:0]
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)

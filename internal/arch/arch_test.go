@@ -17,7 +17,7 @@ const module = "github.com/ssagen/ssagen/"
 // analyzers know only their shared checks). A package of these folders
 // that is not ranked here fails the test until it is placed.
 var layers = [][]string{
-	{"internal/contract", "internal/atomicfile", "internal/gomod", "templates", "generator/diag"},
+	{"internal/contract", "internal/atomicfile", "internal/gomod", "internal/gosrc", "templates", "generator/diag"},
 	{"generator/model"},
 	{"generator/schema", "generator/output"},
 	{"generator/emit", "generator/load", "vet/internal/check"},
@@ -28,7 +28,7 @@ var layers = [][]string{
 }
 
 // ranked are the folders whose packages must be ranked.
-var ranked = []string{"generator", "vet", "audit", "kubebuilder", "cmd", "templates", "internal/contract", "internal/atomicfile", "internal/gomod"}
+var ranked = []string{"generator", "vet", "audit", "kubebuilder", "cmd", "templates", "internal/contract", "internal/atomicfile", "internal/gomod", "internal/gosrc"}
 
 // TestLayers: no import runs back up a layer.
 func TestLayers(t *testing.T) {

@@ -19,6 +19,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/internal/gosrc"
 )
 
 // vetCheck decides which fixes of one package to apply: a fix is kept
@@ -149,15 +151,7 @@ func (ch *vetCheck) tidy(name string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	used := map[string]bool{}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				used[id.Name] = true
-			}
-		}
-		return true
-	})
+	used := gosrc.Qualifiers(f)
 	seen := map[string]bool{}
 	for _, imp := range append([]*ast.ImportSpec(nil), f.Imports...) {
 		path, _ := strconv.Unquote(imp.Path.Value)

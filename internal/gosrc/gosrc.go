@@ -1,0 +1,20 @@
+// Package gosrc answers questions about Go source that both the
+// generator's loader and vet's driver ask.
+package gosrc
+
+import "go/ast"
+
+// Qualifiers returns the names used as the left side of a selector
+// (x in x.Y) anywhere under n: the package names a file still uses.
+func Qualifiers(n ast.Node) map[string]bool {
+	used := map[string]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	return used
+}
