@@ -71,6 +71,9 @@ func convertFile(cs *conversions, gv *model.GroupVersion) *jen.File {
 			continue
 		}
 		c.typeFunc(t, t.From, false)
+		if t.FromObject != "" {
+			c.typeFuncMeta(t, t.FromObject, false, true)
+		}
 		if t.Root != nil && t.Root.Funcs.StatusFrom != "" {
 			c.statusFunc(t, t.Root.Funcs.StatusFrom)
 		}
@@ -313,8 +316,12 @@ through the status subresource (%s). nil gives nil.`, name, c.statusName(t)))
 			continue
 		}
 		if root && f.Embedded && !f.Inline && f.Type.ObjectMeta() && f.Type.Kind != model.RefPointer {
-			meta := f.Type.Deref().Named.ApplyConfig
-			body = append(body, jen.Id("out").Dot(meta.Name).Op("=").Qual(c.internalPkg(), objectMetaOfObjectFunc).Call(jen.Op("&").Id("in").Dot(f.GoName)))
+			named := f.Type.Deref().Named
+			fn := jen.Qual(c.internalPkg(), objectMetaOfObjectFunc)
+			if named.Generated() {
+				fn = jen.Qual(named.ApplyConfig.Pkg, named.FromObject)
+			}
+			body = append(body, jen.Id("out").Dot(named.ApplyConfig.Name).Op("=").Add(fn).Call(jen.Op("&").Id("in").Dot(f.GoName)))
 			continue
 		}
 		body = append(body, c.field(f)...)

@@ -54,6 +54,11 @@ func settleNames(gv *model.GroupVersion, compat bool) {
 			t.From = claim("From"+t.Name.Name, "ApplyConfiguration")
 		}
 	}
+	for _, t := range gv.Types {
+		if t.ApplyConfig != nil && t.Name == model.ObjectMeta {
+			t.FromObject = claim("FromObject"+t.Name.Name, "ApplyConfiguration")
+		}
+	}
 	for _, k := range kinds {
 		if hasStatus(k) {
 			k.Root.Funcs.StatusFrom = claim("StatusFrom"+k.Name.Name, "Subresource")

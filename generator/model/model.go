@@ -207,6 +207,11 @@ type Type struct {
 	// package (From<Type>), settled against the package's other names; set
 	// for generated struct types.
 	From string
+	// FromObject is, of a generated metav1.ObjectMeta (vendored where the
+	// module has no client-go), the converter of an object's own
+	// metadata, which leaves out what the API server sets; settled as
+	// From is. Published ObjectMeta has it in internal/convert.go.
+	FromObject string
 	// GoKind is the kind of the Go type underneath: what a converter may
 	// compare a value of a ShapeValue type with to know it is empty.
 	GoKind GoKind
