@@ -42,6 +42,11 @@ type api struct {
 	warn []string
 	// refused: ssagen must exit 1 with this message and write nothing.
 	refused string
+	// noClientGo: the module does not use client-go, so ssagen generates
+	// apimachinery's meta/v1 builders too, ObjectMeta's converters with
+	// them. ssagen runs with -mod=readonly, as go generate in a module
+	// that keeps its go.mod does: -mod=mod would add client-go.
+	noClientGo bool
 	// older: the module builds with a k8s.io older than ssagen's own, so
 	// make test leaves it to make test-matrix (compiling another
 	// client-go costs minutes on a fresh machine).
@@ -116,6 +121,16 @@ var apis = []api{
 		refused: "this module builds with k8s.io/apimachinery v0.29.3; the Ensure helpers' runtime (github.com/ssagen/ssagen/ensure) needs v0.34.0 or later",
 		older:   true,
 	},
+	{
+		// k8s.io/api's core/v1 in a module without client-go: meta/v1 is
+		// generated whole, and the kinds' converters call the object
+		// metadata converter generated beside it.
+		name:       "k8s-core-without-client-go",
+		require:    []string{"k8s.io/api@v0.37.0"},
+		imports:    []string{"k8s.io/api/core/v1"},
+		args:       []string{"--output-dir", "pkg/ac", "k8s.io/api/core/v1"},
+		noClientGo: true,
+	},
 }
 
 func TestRealAPIs(t *testing.T) {
@@ -127,7 +142,11 @@ func TestRealAPIs(t *testing.T) {
 			}
 			mod := t.TempDir()
 			setup(t, mod, a)
-			out, err := scratch.Try(mod, bin, append([]string{"generate"}, a.args...)...)
+			cmd, args := bin, append([]string{"generate"}, a.args...)
+			if a.noClientGo {
+				cmd, args = "env", append([]string{"GOFLAGS=-mod=readonly", bin}, args...)
+			}
+			out, err := scratch.Try(mod, cmd, args...)
 			if a.refused != "" {
 				if err == nil || !strings.Contains(out, a.refused) {
 					t.Fatalf("want a refusal %q, got %v:\n%s", a.refused, err, out)
@@ -170,6 +189,9 @@ func setup(t *testing.T, mod string, a api) {
 	}
 	scratch.Write(t, filepath.Join(mod, "go.mod"), b.String())
 	imports := append([]string{"k8s.io/client-go/applyconfigurations/meta/v1"}, a.imports...)
+	if a.noClientGo {
+		imports = a.imports
+	}
 	if a.ensure {
 		imports = append(imports, "github.com/ssagen/ssagen/ensure")
 	}
