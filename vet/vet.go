@@ -8,8 +8,9 @@
 package vet
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/ssagen/ssagen/vet/applytypedstruct"
 	"github.com/ssagen/ssagen/vet/createorupdate"
@@ -77,7 +78,7 @@ func Combined(analyzers []*analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:     "ssagenvet",
 		Doc:      "all of ssagen vet's checks",
-		Requires: []*analysis.Analyzer{inspect.Analyzer},
+		Requires: requires(analyzers),
 		Run: func(p *analysis.Pass) (any, error) {
 			for _, a := range analyzers {
 				if _, err := a.Run(p); err != nil {
@@ -87,4 +88,18 @@ func Combined(analyzers []*analysis.Analyzer) *analysis.Analyzer {
 			return nil, nil
 		},
 	}
+}
+
+// requires is every analyzer analyzers require, each once: what their
+// runs read from the combined pass.
+func requires(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	for _, a := range analyzers {
+		for _, r := range a.Requires {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }

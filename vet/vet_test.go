@@ -33,3 +33,32 @@ func TestAnalyzers(t *testing.T) {
 		}
 	}
 }
+
+// TestAcrossFunctions runs every analyzer on
+// testdata/src/example.com/crossfunc, whose reads and writes are in
+// different functions — of the package, or of example.com/crossfunc/kube,
+// whose summaries reach it as facts: a cached object handed to a helper
+// that Updates it, an object a helper read and returned, the items of a
+// cached List, retried functions that read and write through the
+// functions they call. A built object handed on, a helper writing only
+// the status, and a retried read stay silent.
+func TestAcrossFunctions(t *testing.T) {
+	results := vettest.Run(t, vet.Combined(vet.Analyzers), "example.com/crossfunc")
+	categories := map[string]int{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			categories[d.Category]++
+		}
+	}
+	want := map[string]int{"retry-on-conflict": 3, "update-cached-churning": 7}
+	for c, n := range want {
+		if categories[c] != n {
+			t.Errorf("category %s: %d diagnostics, want %d", c, categories[c], n)
+		}
+	}
+	for c, n := range categories {
+		if want[c] == 0 {
+			t.Errorf("category %s: %d diagnostics, want none", c, n)
+		}
+	}
+}

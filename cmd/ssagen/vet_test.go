@@ -427,3 +427,113 @@ func builds(t *testing.T, pkg string, fixed []byte) {
 }
 
 func TestMain(m *testing.M) { scratch.Main(m) }
+
+// TestVetAcrossPackages: in a module of its own, a controller hands a
+// pod it read from the cache to a helper of another package of the
+// module, which Updates it, and retries a method of that package that
+// Gets and Updates. Both drivers see across the packages: ssagen vet given
+// the controller's package alone (it loads the module's packages that
+// package imports with their syntax), and go vet -vettool (which analyses
+// dependencies first).
+func TestVetAcrossPackages(t *testing.T) {
+	bin := scratch.SSAgen(t)
+	dir := t.TempDir()
+	gomod, err := os.ReadFile(filepath.Join(scratch.Repo(), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(gomod), "\n") {
+		switch {
+		case strings.HasPrefix(l, "module "):
+			l = "module example.com/crossvet"
+		case strings.HasPrefix(l, "tool "):
+			continue
+		}
+		lines = append(lines, l)
+	}
+	scratch.Write(t, filepath.Join(dir, "go.mod"), strings.Join(lines, "\n"))
+	sum, err := os.ReadFile(filepath.Join(scratch.Repo(), "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch.Write(t, filepath.Join(dir, "go.sum"), string(sum))
+	scratch.Write(t, filepath.Join(dir, "kube", "kube.go"), `package kube
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Label sets a label on the pod it is handed and writes it.
+func Label(ctx context.Context, c client.Client, pod *corev1.Pod, key, value string) error {
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	pod.Labels[key] = value
+	return c.Update(ctx, pod)
+}
+
+// Counter reads and writes a ConfigMap.
+type Counter struct{ client.Client }
+
+func (c *Counter) Bump(ctx context.Context) error {
+	cm := &corev1.ConfigMap{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "counter"}, cm); err != nil {
+		return err
+	}
+	cm.Data["n"] += "1"
+	return c.Update(ctx, cm)
+}
+`)
+	scratch.Write(t, filepath.Join(dir, "controller", "controller.go"), `package controller
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"example.com/crossvet/kube"
+)
+
+type Reconciler struct {
+	client.Client
+	Counter *kube.Counter
+}
+
+func (r *Reconciler) label(ctx context.Context) error {
+	pod := &corev1.Pod{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, pod); err != nil {
+		return err
+	}
+	return kube.Label(ctx, r.Client, pod, "seen", "true")
+}
+
+func (r *Reconciler) count(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		return r.Counter.Bump(ctx)
+	})
+}
+`)
+	for _, args := range [][]string{{bin, "vet", "./controller"}, {"go", "vet", "-vettool=" + bin, "./controller"}} {
+		out, err := scratch.Try(dir, args[0], args[1:]...)
+		if err == nil {
+			t.Errorf("%v: exit 0, want findings", args)
+		}
+		for _, want := range []string{
+			"controller.go:23:9: Update of a Pod read from the cache, in Label, which this call hands it to",
+			"controller.go:27:9: RetryOnConflict around Get + Update (in Bump, which it calls)",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: no %q in:\n%s", args, want, out)
+			}
+		}
+		if strings.Contains(out, "kube.go") {
+			t.Errorf("%v reported the helper package, which was not asked for:\n%s", args, out)
+		}
+	}
+}

@@ -19,7 +19,7 @@ const module = "github.com/ssagen/ssagen/"
 var layers = [][]string{
 	{"internal/contract", "internal/atomicfile", "internal/gomod", "internal/gosrc", "templates", "generator/diag"},
 	{"generator/model"},
-	{"generator/schema", "generator/output"},
+	{"generator/schema", "generator/output", "vet/internal/flow"},
 	{"generator/emit", "generator/load", "vet/internal/check"},
 	{"generator", "vet/applytypedstruct", "vet/createorupdate", "vet/createupdate", "vet/ownschurning", "vet/retryonconflict", "vet/statusupdate", "vet/updatefromscratch", "audit"},
 	{"vet"},

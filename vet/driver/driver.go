@@ -203,8 +203,12 @@ func moduleDirs(pkgs []*packages.Package) []string {
 }
 
 // load loads the packages to analyse: syntax and types for them, export
-// data for their dependencies (no analyzer of ssagen uses facts). A
-// package that does not load is an error that names the cause.
+// data for their dependencies — but for the dependencies in the analysed
+// module, which are loaded with their syntax too, so that flow's facts
+// about their functions reach the packages that import them, as go vet
+// analyses a package's dependencies before it. Only the patterns'
+// packages are returned, to be analysed and reported. A package that does
+// not load is an error that names the cause.
 func load(patterns []string, tags string, overlay map[string][]byte) ([]*packages.Package, error) {
 	cfg := &packages.Config{
 		Mode:    packages.LoadSyntax | packages.NeedModule,
@@ -213,7 +217,11 @@ func load(patterns []string, tags string, overlay map[string][]byte) ([]*package
 	if tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + tags}
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	roots, local, err := moduleDeps(cfg, patterns)
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := packages.Load(cfg, append(slices.Clone(patterns), local...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -228,10 +236,34 @@ func load(patterns []string, tags string, overlay map[string][]byte) ([]*package
 		msgs = slices.Compact(msgs)
 		return nil, fmt.Errorf("%d package error(s); ssagen vet needs packages that build:\n  %s", len(msgs), strings.Join(msgs, "\n  "))
 	}
+	pkgs = slices.DeleteFunc(pkgs, func(p *packages.Package) bool { return !roots[p.ID] })
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
 	return pkgs, nil
+}
+
+// moduleDeps lists, without type-checking anything, the packages of
+// patterns (their IDs) and the paths of the packages of the main module
+// (or workspace) they import, directly or not, that are not among them.
+func moduleDeps(cfg *packages.Config, patterns []string) (roots map[string]bool, local []string, err error) {
+	list := *cfg
+	list.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+	pkgs, err := packages.Load(&list, patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	roots = map[string]bool{}
+	for _, p := range pkgs {
+		roots[p.ID] = true
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if !roots[p.ID] && p.Module != nil && p.Module.Main {
+			local = append(local, p.PkgPath)
+		}
+	})
+	sort.Strings(local)
+	return roots, local, nil
 }
 
 // explain says what a load error means where go list's words mislead: a

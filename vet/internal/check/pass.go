@@ -17,10 +17,11 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 const (
-	clientPkg            = "sigs.k8s.io/controller-runtime/pkg/client"
+	clientPkg            = flow.ClientPkg
 	controllerutilPkg    = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	controllerRuntimePkg = "sigs.k8s.io/controller-runtime"
 	builderPkg           = "sigs.k8s.io/controller-runtime/pkg/builder"
@@ -34,10 +35,10 @@ func analyzer(h *Helpers, name, doc string, run func(*pass)) *analysis.Analyzer 
 	return &analysis.Analyzer{
 		Name:       name,
 		Doc:        doc,
-		Requires:   []*analysis.Analyzer{inspect.Analyzer},
+		Requires:   []*analysis.Analyzer{inspect.Analyzer, flow.Analyzer},
 		ResultType: reflect.TypeFor[Targets](),
 		Run: func(p *analysis.Pass) (any, error) {
-			ps := &pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), helpers: h, targets: Targets{}}
+			ps := &pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), flow: p.ResultOf[flow.Analyzer].(*flow.Result), helpers: h, targets: Targets{}}
 			run(ps)
 			return ps.targets, nil
 		},
@@ -46,7 +47,10 @@ func analyzer(h *Helpers, name, doc string, run func(*pass)) *analysis.Analyzer 
 
 type pass struct {
 	*analysis.Pass
-	ins    *inspector.Inspector
+	ins *inspector.Inspector
+	// flow holds what the functions of the package and of those it
+	// imports do through a client (the flow analyzer's summaries).
+	flow   *flow.Result
 	byPath map[string]*types.Package // imported's index
 	// guardedCalls counts, per function of the package, its calls and
 	// those that run only when a read found nothing (calledOnlyWhenAbsent).
@@ -67,19 +71,7 @@ func (p *pass) inTest(n ast.Node) bool {
 }
 
 // callee returns the function or method a call invokes, or nil.
-func (p *pass) callee(call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
-		return nil
-	}
-	fn, _ := p.TypesInfo.Uses[id].(*types.Func)
-	return fn
-}
+func (p *pass) callee(call *ast.CallExpr) *types.Func { return flow.Callee(p.TypesInfo, call) }
 
 // isPkgFunc reports a call of pkg.name (a function, not a method).
 func (p *pass) isPkgFunc(call *ast.CallExpr, pkg string, names ...string) bool {
@@ -97,51 +89,7 @@ func (p *pass) isPkgFunc(call *ast.CallExpr, pkg string, names ...string) bool {
 
 // clientMethod returns the name of a controller-runtime client write or
 // read method a call invokes (Create, Update, Patch, Get, Apply ...), or "".
-func (p *pass) clientMethod(call *ast.CallExpr) string {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return ""
-	}
-	fn := p.callee(call)
-	if fn == nil {
-		return ""
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return ""
-	}
-	if !isClientType(sig.Recv().Type()) && !isClientType(p.TypesInfo.TypeOf(sel.X)) {
-		return ""
-	}
-	return fn.Name()
-}
-
-// isClientType reports controller-runtime client types and anything that
-// embeds or implements their methods through the client package.
-func isClientType(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	for {
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-			continue
-		}
-		break
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == clientPkg {
-		return true
-	}
-	// A struct embedding client.Client (the kubebuilder reconciler).
-	if st, ok := t.Underlying().(*types.Struct); ok {
-		for i := 0; i < st.NumFields(); i++ {
-			if st.Field(i).Embedded() && isClientType(st.Field(i).Type()) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (p *pass) clientMethod(call *ast.CallExpr) string { return flow.ClientMethod(p.TypesInfo, call) }
 
 // kindOf names the Kubernetes kind of an object expression (*rbacv1.Role → Role).
 func (p *pass) kindOf(e ast.Expr) string {
@@ -176,17 +124,7 @@ func genericKind(kind string) bool {
 }
 
 // objectVar returns the variable an argument names (obj, &obj), or nil.
-func (p *pass) objectVar(e ast.Expr) *types.Var {
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok {
-		e = u.X
-	}
-	if id, ok := e.(*ast.Ident); ok {
-		v, _ := p.TypesInfo.ObjectOf(id).(*types.Var)
-		return v
-	}
-	return nil
-}
+func (p *pass) objectVar(e ast.Expr) *types.Var { return flow.ObjectVar(p.TypesInfo, e) }
 
 // noHelper is the reason a fix has no helper: the last one found that
 // did not type-check, or none found.

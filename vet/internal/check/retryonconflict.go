@@ -4,11 +4,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 func runRetryOnConflict(p *pass) {
@@ -24,12 +26,20 @@ func runRetryOnConflict(p *pass) {
 				kind = p.kindOf(c.Args[1])
 			}
 		}
+		around := "Get + Update"
+		_, _, through := p.retried(call.Args[1])
+		if through != "" {
+			around += " (in " + through + ", which it calls)"
+		}
 		t := ensures(kind, false)
 		d := diag(call.Pos(), contract.CategoryRetryOnConflict,
-			"RetryOnConflict around Get + Update: every conflict costs another read and write, and a stale cache makes them likely",
+			"RetryOnConflict around "+around+": every conflict costs another read and write, and a stale cache makes them likely",
 			helper(t)+": server-side apply does not conflict on resourceVersion", t)
 		var why string
 		d.SuggestedFixes, why = p.retryFix(call, stack, statusWriters)
+		if through != "" && d.SuggestedFixes == nil {
+			why = "the retried function reads or writes in " + through + ", which it calls: rewrite that write with the helpers by hand (docs/vet.md, \"Retries\")"
+		}
 		p.report(withWhy(d, why))
 		return true
 	})
@@ -176,40 +186,72 @@ func (p *pass) retryReported(call *ast.CallExpr) bool {
 	if !p.isPkgFunc(call, retryPkg, "RetryOnConflict") || len(call.Args) < 2 {
 		return false
 	}
-	hasGet, hasUpdate := false, false
-	for _, c := range calls(call.Args[1]) {
-		switch p.clientMethod(c) {
-		case "Get":
-			hasGet = true
-		case "Update":
-			hasUpdate = true
+	gets, updates, _ := p.retried(call.Args[1])
+	return gets && updates
+}
+
+// retried reports whether the retried function fn reads with a client's
+// Get and writes with its Update — in its own body (a literal, or a
+// closure the enclosing function defined), or in the functions it calls,
+// as flow summarises them; through names the first function called that
+// does either, "" when the body does both itself.
+func (p *pass) retried(fn ast.Expr) (gets, updates bool, through string) {
+	var body ast.Node
+	switch f := ast.Unparen(fn).(type) {
+	case *ast.FuncLit:
+		body = f.Body
+	case *ast.Ident:
+		if lit, ok := ast.Unparen(p.definition(f)).(*ast.FuncLit); ok {
+			body = lit.Body
 		}
 	}
-	return hasGet && hasUpdate
+	if body == nil {
+		// A function or method value: its summary.
+		var id *ast.Ident
+		switch f := ast.Unparen(fn).(type) {
+		case *ast.Ident:
+			id = f
+		case *ast.SelectorExpr:
+			id = f.Sel
+		}
+		if id != nil {
+			if obj, ok := p.TypesInfo.Uses[id].(*types.Func); ok {
+				if s := p.flow.Of(obj); s != nil {
+					return s.Gets, s.Updates, obj.Name()
+				}
+			}
+		}
+		return false, false, ""
+	}
+	direct := [2]bool{}
+	for _, c := range calls(body) {
+		switch p.clientMethod(c) {
+		case "Get":
+			gets, direct[0] = true, true
+		case "Update":
+			updates, direct[1] = true, true
+		default:
+			if s := p.flow.Of(p.callee(c)); s != nil && (s.Gets || s.Updates) {
+				gets, updates = gets || s.Gets, updates || s.Updates
+				if through == "" {
+					through = p.callee(c).Name()
+				}
+			}
+		}
+	}
+	if direct[0] && direct[1] {
+		through = ""
+	}
+	return gets, updates, through
 }
 
 // isStatusWriter reports X.Status() (or X.SubResource("status")).
-func (p *pass) isStatusWriter(e ast.Expr) bool {
-	c, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	if sel.Sel.Name == "Status" {
-		return true
-	}
-	if sel.Sel.Name == "SubResource" && len(c.Args) == 1 {
-		if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Value == `"status"` {
-			return true
-		}
-	}
-	return false
-}
+func (p *pass) isStatusWriter(e ast.Expr) bool { return flow.IsStatusWriter(e) }
 
-// readInFunc reports a client Get into v earlier in body.
+// readInFunc reports whether v holds an object read from the cache
+// earlier in body: a client Get into it, a result of a function that
+// returns what it read with Get (flow's summaries), or an item of a list
+// a client List filled.
 func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) bool {
 	if body == nil || v == nil {
 		return false
@@ -219,5 +261,68 @@ func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) b
 			return true
 		}
 	}
-	return false
+	return p.readElsewhere(body, v, before) != ""
+}
+
+// readElsewhere says how v came to hold an object read from the cache
+// earlier in body other than by a Get into it: "returned by f" (f
+// returns what it read with Get), or "an item of a List" (v := &list.Items[i],
+// for _, v := range list.Items, where a client List filled list). "" for
+// neither.
+func (p *pass) readElsewhere(body *ast.BlockStmt, v *types.Var, before token.Pos) string {
+	how := ""
+	listed := p.listedVars(body, before)
+	isItem := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = ast.Unparen(u.X)
+		}
+		if ix, ok := e.(*ast.IndexExpr); ok {
+			e = ix.X
+		}
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Items" && listed[p.objectVar(sel.X)]
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if how != "" || n == nil || n.Pos() >= before {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if p.objectVar(l) != v {
+					continue
+				}
+				if len(n.Rhs) == len(n.Lhs) && isItem(n.Rhs[i]) {
+					how = "an item of a List"
+				}
+				if len(n.Rhs) == 1 {
+					if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+						if s := p.flow.Of(p.callee(c)); s != nil && slices.Contains(s.ReturnsRead, i) {
+							how = "returned by " + p.callee(c).Name()
+						}
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if n.Value != nil && p.objectVar(n.Value) == v && isItem(n.X) {
+				how = "an item of a List"
+			}
+		}
+		return how == ""
+	})
+	return how
+}
+
+// listedVars are the variables of body a client List filled before pos.
+func (p *pass) listedVars(body *ast.BlockStmt, before token.Pos) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for _, c := range calls(body) {
+		if c.Pos() < before && p.clientMethod(c) == "List" && len(c.Args) > 1 {
+			if v := p.objectVar(c.Args[1]); v != nil {
+				out[v] = true
+			}
+		}
+	}
+	return out
 }

@@ -10,7 +10,14 @@ import (
 func runUpdateFromScratch(p *pass) {
 	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
-		if !push || p.inTest(call) || p.clientMethod(call) != "Update" || len(call.Args) < 2 {
+		if !push || p.inTest(call) {
+			return true
+		}
+		if p.clientMethod(call) != "Update" {
+			p.updateCachedThrough(call, stack)
+			return true
+		}
+		if len(call.Args) < 2 {
 			return true
 		}
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && p.isStatusWriter(sel.X) {
@@ -44,6 +51,36 @@ func runUpdateFromScratch(p *pass) {
 			helper(t)+": apply only the fields you own", t))
 		return true
 	})
+}
+
+// updateCachedThrough reports a call that hands an object read from the
+// cache, of a kind other controllers keep writing, to a function that
+// Updates it (flow's summary of the callee): the Update 409s as one in
+// this function would. No fix: the write is in the callee, which other
+// callers may share.
+func (p *pass) updateCachedThrough(call *ast.CallExpr, stack []ast.Node) {
+	callee := p.callee(call)
+	s := p.flow.Of(callee)
+	body := funcBody(stack)
+	if s == nil || len(s.UpdatesParams) == 0 || body == nil {
+		return
+	}
+	for _, i := range s.UpdatesParams {
+		if i >= len(call.Args) {
+			continue
+		}
+		v := p.objectVar(call.Args[i])
+		kind := p.kindOf(call.Args[i])
+		if v == nil || !writtenByOthers[kind] || !p.readInFunc(body, v, call.Pos()) {
+			continue
+		}
+		d := diag(call.Pos(), contract.CategoryUpdateCachedChurning,
+			"Update of a "+kind+" read from the cache, in "+callee.Name()+", which this call hands it to: another controller keeps writing it (status, scale, endpoints), so the copy is often stale and the write 409s",
+			contract.ApplyChanges(kind)+": apply what the code changed, under a field manager of its own, without a resourceVersion",
+			ensures(kind, false))
+		p.report(withWhy(d, "the Update is in "+callee.Name()+", which other callers may share: rewrite it by hand with "+contract.ApplyChanges(kind)))
+		return // one finding per call
+	}
 }
 
 // createUpdateSite recognises a Create whose AlreadyExists check is ifs

@@ -22,6 +22,7 @@ type Pod struct {
 	Status PodStatus
 }
 type PodStatus struct{ Phase string }
+type PodList struct{ Items []Pod }
 type Deployment struct{ ObjectMeta }
 type Service struct{ ObjectMeta }
 

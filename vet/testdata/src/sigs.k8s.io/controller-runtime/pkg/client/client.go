@@ -5,6 +5,8 @@ import "context"
 
 type Object interface{ GetName() string }
 
+type ObjectList interface{}
+
 type ObjectKey struct{ Namespace, Name string }
 
 type Patch interface{ Type() string }
@@ -22,6 +24,7 @@ type SubResourceWriter interface {
 
 type Client interface {
 	Get(ctx context.Context, key ObjectKey, obj Object, opts ...any) error
+	List(ctx context.Context, list ObjectList, opts ...any) error
 	Create(ctx context.Context, obj Object, opts ...any) error
 	Update(ctx context.Context, obj Object, opts ...any) error
 	Patch(ctx context.Context, obj Object, patch Patch, opts ...any) error

@@ -1,0 +1,300 @@
+// Package flow is the analyzer ssagen vet's checks require to see across
+// functions: for each function of a package it summarises what the
+// function does through a controller-runtime client — itself, or in the
+// functions it calls — and exports the summary as a fact, the way
+// golang.org/x/tools' printf pass marks printf wrappers, so that a
+// package's callers see it too.
+//
+// A check reads the summaries through the analyzer's result (Result.Of):
+// a RetryOnConflict whose retried function calls a method that Gets and
+// Updates, an Update of a parameter whose caller read the object from the
+// cache, an object a function returns from a Get.
+//
+// Summaries are made for the packages of the module being analysed only
+// (a module without a version: the main module, a workspace's, a GOPATH
+// tree's), never for its dependencies', so that every driver — ssagen vet,
+// go vet -vettool, golangci-lint, gopls — sees the same ones whether or
+// not it has the dependencies' syntax.
+package flow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Analyzer computes the package's summaries, exports them as facts and
+// returns them, with those of the packages it imports, as a *Result.
+var Analyzer = &analysis.Analyzer{
+	Name:       "ssagenflow",
+	Doc:        "what each function does through a controller-runtime client, itself or in the functions it calls (facts for ssagen vet's checks)",
+	Run:        run,
+	FactTypes:  []analysis.Fact{new(Summary)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Summary is what a function does through a controller-runtime client,
+// itself or in the functions of its module it calls (closures in its
+// body included).
+type Summary struct {
+	// Gets: it reads an object with a client's Get.
+	Gets bool
+	// Updates: it writes an object with a client's Update, of the object
+	// or of its status.
+	Updates bool
+	// UpdatesParams are its parameters (0 the first; a method's receiver
+	// is not counted) whose object it writes with a client's Update (the
+	// object, not its status).
+	UpdatesParams []int
+	// ReturnsRead are its results (0 the first) that hold an object it
+	// read with Get.
+	ReturnsRead []int
+}
+
+// AFact marks Summary as a fact.
+func (*Summary) AFact() {}
+
+func (s *Summary) String() string {
+	var parts []string
+	if s.Gets {
+		parts = append(parts, "gets")
+	}
+	if s.Updates {
+		parts = append(parts, "updates")
+	}
+	if len(s.UpdatesParams) > 0 {
+		parts = append(parts, fmt.Sprintf("updates params %v", s.UpdatesParams))
+	}
+	if len(s.ReturnsRead) > 0 {
+		parts = append(parts, fmt.Sprintf("returns read %v", s.ReturnsRead))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *Summary) zero() bool {
+	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.ReturnsRead) == 0
+}
+
+func (s *Summary) equal(o *Summary) bool {
+	return s.Gets == o.Gets && s.Updates == o.Updates && slices.Equal(s.UpdatesParams, o.UpdatesParams) && slices.Equal(s.ReturnsRead, o.ReturnsRead)
+}
+
+// Result holds the summaries a pass can see: its package's, and the
+// facts of the packages it imports.
+type Result struct {
+	byFunc map[*types.Func]*Summary
+}
+
+// Of is fn's summary, or nil when it does nothing a summary records (or
+// is not a function of the analysed module).
+func (r *Result) Of(fn *types.Func) *Summary {
+	if r == nil || fn == nil {
+		return nil
+	}
+	return r.byFunc[fn.Origin()]
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{byFunc: map[*types.Func]*Summary{}}
+	for _, f := range pass.AllObjectFacts() {
+		if fn, ok := f.Object.(*types.Func); ok {
+			res.byFunc[fn] = f.Fact.(*Summary)
+		}
+	}
+	if !local(pass) || len(pass.Files) == 0 || !reachesClient(pass.Pkg) {
+		return res, nil
+	}
+	var funcs []*ast.FuncDecl
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && pass.TypesInfo.Defs[fd.Name] != nil {
+				funcs = append(funcs, fd)
+			}
+		}
+	}
+	// The summaries grow monotonically (flags set, indices added): go
+	// over the package's functions until none changes.
+	for changed, rounds := true, 0; changed && rounds < 20; rounds++ {
+		changed = false
+		for _, fd := range funcs {
+			fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			s := summarise(pass.TypesInfo, fd, res)
+			if old := res.byFunc[fn]; (old == nil && !s.zero()) || (old != nil && !old.equal(s)) {
+				res.byFunc[fn] = s
+				changed = true
+			}
+		}
+	}
+	for _, fd := range funcs {
+		fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if s := res.byFunc[fn]; s != nil && !s.zero() {
+			pass.ExportObjectFact(fn, s)
+		}
+	}
+	return res, nil
+}
+
+// local reports a package of the module being analysed: one without a
+// module version (the main module, a workspace module, a GOPATH tree),
+// not the standard library.
+func local(pass *analysis.Pass) bool {
+	if pass.Module != nil && pass.Module.Version != "" {
+		return false
+	}
+	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
+	return strings.Contains(first, ".")
+}
+
+// reachesClient reports whether pkg imports controller-runtime's client,
+// directly or through other packages: nothing else can call it.
+func reachesClient(pkg *types.Package) bool {
+	seen := map[*types.Package]bool{}
+	var walk func(*types.Package) bool
+	walk = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		if p.Path() == ClientPkg {
+			return true
+		}
+		for _, imp := range p.Imports() {
+			if walk(imp) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(pkg)
+}
+
+// summarise is fd's summary from its body and the summaries known so far.
+func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
+	fn := info.Defs[fd.Name].(*types.Func)
+	sig := fn.Type().(*types.Signature)
+	params := map[*types.Var]int{}
+	for i := 0; i < sig.Params().Len(); i++ {
+		params[sig.Params().At(i)] = i
+	}
+	s := &Summary{}
+	updated := map[int]bool{}
+	read := map[*types.Var]bool{} // locals a Get filled, or a call's read result
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			switch ClientMethod(info, n) {
+			case "Get":
+				s.Gets = true
+				if len(n.Args) > 2 {
+					if v := ObjectVar(info, n.Args[2]); v != nil {
+						read[v] = true
+					}
+				}
+				return true
+			case "Update":
+				s.Updates = true
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && !IsStatusWriter(sel.X) && len(n.Args) > 1 {
+					if i, ok := params[ObjectVar(info, n.Args[1])]; ok {
+						updated[i] = true
+					}
+				}
+				return true
+			}
+			cs := known.Of(Callee(info, n))
+			if cs == nil {
+				return true
+			}
+			s.Gets = s.Gets || cs.Gets
+			s.Updates = s.Updates || cs.Updates
+			for _, j := range cs.UpdatesParams {
+				if j < len(n.Args) {
+					if i, ok := params[ObjectVar(info, n.Args[j])]; ok {
+						updated[i] = true
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			// x, err := r.get(ctx): x holds what get read.
+			if len(n.Rhs) == 1 {
+				if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+					if cs := known.Of(Callee(info, c)); cs != nil {
+						for _, j := range cs.ReturnsRead {
+							if j < len(n.Lhs) {
+								if v := ObjectVar(info, n.Lhs[j]); v != nil {
+									read[v] = true
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	for i := range updated {
+		s.UpdatesParams = append(s.UpdatesParams, i)
+	}
+	sort.Ints(s.UpdatesParams)
+	s.ReturnsRead = returnsRead(info, fd, read)
+	return s
+}
+
+// returnsRead are the results of fd that every return statement fills
+// with an object read (a local in read) or, on an error path, nil — and
+// at least one with the object.
+func returnsRead(info *types.Info, fd *ast.FuncDecl, read map[*types.Var]bool) []int {
+	if len(read) == 0 || fd.Type.Results == nil {
+		return nil
+	}
+	n := fd.Type.Results.NumFields()
+	holds := make([]int, n)   // returns that hold a read object or nil, per result
+	objects := make([]int, n) // returns that hold a read object, per result
+	returns := 0
+	ast.Inspect(fd.Body, func(m ast.Node) bool {
+		if _, ok := m.(*ast.FuncLit); ok {
+			return false
+		}
+		ret, ok := m.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != n {
+			return true
+		}
+		returns++
+		for i, e := range ret.Results {
+			if v := ObjectVar(info, e); v != nil && read[v] {
+				holds[i]++
+				objects[i]++
+			} else if id, ok := ast.Unparen(e).(*ast.Ident); ok && id.Name == "nil" {
+				holds[i]++ // an error path
+			}
+		}
+		return true
+	})
+	var out []int
+	for i, h := range holds {
+		if h == returns && objects[i] > 0 && isObjectResult(info, fd, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// isObjectResult reports whether fd's result i is a pointer to a struct
+// (an object), so that a result always nil is not taken for one.
+func isObjectResult(info *types.Info, fd *ast.FuncDecl, i int) bool {
+	sig := info.Defs[fd.Name].(*types.Func).Type().(*types.Signature)
+	if i >= sig.Results().Len() {
+		return false
+	}
+	p, ok := sig.Results().At(i).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Struct)
+	return ok
+}

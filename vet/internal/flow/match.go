@@ -1,0 +1,123 @@
+package flow
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// ClientPkg is controller-runtime's client package.
+const ClientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
+
+// Callee returns the function or method a call invokes, or nil (a call
+// of a func value, a conversion, a builtin).
+func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.IndexExpr: // a generic function instantiated explicitly
+		return calleeOf(info, f.X)
+	case *ast.IndexListExpr:
+		return calleeOf(info, f.X)
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	return fn
+}
+
+func calleeOf(info *types.Info, e ast.Expr) *types.Func {
+	switch f := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		fn, _ := info.Uses[f].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := info.Uses[f.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// ClientMethod returns the name of a controller-runtime client method a
+// call invokes (Create, Update, Patch, Get, Apply ...), or "".
+func ClientMethod(info *types.Info, call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn := Callee(info, call)
+	if fn == nil {
+		return ""
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return ""
+	}
+	if !IsClientType(sig.Recv().Type()) && !IsClientType(info.TypeOf(sel.X)) {
+		return ""
+	}
+	return fn.Name()
+}
+
+// IsClientType reports controller-runtime client types and anything that
+// embeds or implements their methods through the client package.
+func IsClientType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	for {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+			continue
+		}
+		break
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == ClientPkg {
+		return true
+	}
+	// A struct embedding client.Client (the kubebuilder reconciler).
+	if st, ok := t.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Embedded() && IsClientType(st.Field(i).Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsStatusWriter reports X.Status() (or X.SubResource("status")).
+func IsStatusWriter(e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if sel.Sel.Name == "Status" {
+		return true
+	}
+	if sel.Sel.Name == "SubResource" && len(c.Args) == 1 {
+		if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Value == `"status"` {
+			return true
+		}
+	}
+	return false
+}
+
+// ObjectVar returns the variable an argument names (obj, &obj), or nil.
+func ObjectVar(info *types.Info, e ast.Expr) *types.Var {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		v, _ := info.ObjectOf(id).(*types.Var)
+		return v
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+// Package crossfunc has the shapes where the read and the write of an
+// object are in different functions — of this package, or of another of
+// the module (example.com/crossfunc/kube) — seen through flow's facts.
+package crossfunc
+
+import (
+	"context"
+
+	"example.com/api"
+	"example.com/crossfunc/kube"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	client.Client
+	kube *kube.Reconciler
+}
+
+// The caller reads the pod from the cache; a helper of another package
+// writes it.
+func (r *Reconciler) labelReadPod(ctx context.Context) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, client.ObjectKey{Name: "p"}, pod); err != nil {
+		return err
+	}
+	return kube.Label(ctx, r.Client, pod, "seen", "true") // want `Update of a Pod read from the cache, in Label, which this call hands it to`
+}
+
+// Through two helpers, and through one of this package.
+func (r *Reconciler) relabel(ctx context.Context) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, client.ObjectKey{Name: "p"}, pod); err != nil {
+		return err
+	}
+	if err := kube.Relabel(ctx, r.Client, pod); err != nil { // want `Update of a Pod read from the cache, in Relabel`
+		return err
+	}
+	return r.mark(ctx, pod) // want `Update of a Pod read from the cache, in mark`
+}
+
+func (r *Reconciler) mark(ctx context.Context, pod *api.Pod) error {
+	pod.Labels["marked"] = "true"
+	return r.Update(ctx, pod)
+}
+
+// A pod a helper read and returned, updated here.
+func (r *Reconciler) updateReturned(ctx context.Context) error {
+	pod, err := kube.FreshPod(ctx, r.Client, "p")
+	if err != nil {
+		return err
+	}
+	pod.Labels["fresh"] = "true"
+	return r.Update(ctx, pod) // want `Update of a Pod read from the cache: another controller keeps writing it`
+}
+
+// The items of a cached List, updated in a loop: each a read.
+func (r *Reconciler) labelListed(ctx context.Context) error {
+	pods := &api.PodList{}
+	if err := r.List(ctx, pods); err != nil {
+		return err
+	}
+	for i := 0; i < len(pods.Items); i++ {
+		pod := &pods.Items[i]
+		pod.Labels["listed"] = "true"
+		if err := r.Update(ctx, pod); err != nil { // want `Update of a Pod read from the cache: another controller keeps writing it`
+			return err
+		}
+	}
+	for _, pod := range pods.Items {
+		pod.Labels["again"] = "true"
+		if err := r.Update(ctx, &pod); err != nil { // want `Update of a Pod read from the cache: another controller keeps writing it`
+			return err
+		}
+	}
+	return nil
+}
+
+// Silent: the pod handed to the helper was built here, not read.
+func (r *Reconciler) labelBuilt(ctx context.Context) error {
+	pod := kube.NotARead("p")
+	return kube.Label(ctx, r.Client, pod, "built", "true")
+}
+
+// Silent: a helper that writes only the status.
+func (r *Reconciler) phase(ctx context.Context) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, client.ObjectKey{Name: "p"}, pod); err != nil {
+		return err
+	}
+	return kube.SetPhase(ctx, r.Client, pod, "Running")
+}
+
+// The retried closure calls a method of another package that Gets and
+// Updates.
+func (r *Reconciler) retryThroughMethod(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // want `RetryOnConflict around Get \+ Update \(in Bump, which it calls\)`
+		return r.kube.Bump(ctx)
+	})
+}
+
+// The retried function is a method value.
+func (r *Reconciler) retryMethodValue(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, r.touchAll) // want `RetryOnConflict around Get \+ Update \(in touchAll, which it calls\)`
+}
+
+func (r *Reconciler) touchAll() error {
+	return kube.Touch(context.Background(), r.Client, "p")
+}
+
+// The retried closure, defined before the retry, reads through one helper
+// and writes through another.
+func (r *Reconciler) retryClosure(ctx context.Context) error {
+	update := func() error {
+		pod, err := kube.FreshPod(ctx, r.Client, "p")
+		if err != nil {
+			return err
+		}
+		return kube.Label(ctx, r.Client, pod, "k", "v") // want `Update of a Pod read from the cache, in Label`
+	}
+	return retry.RetryOnConflict(retry.DefaultRetry, update) // want `RetryOnConflict around Get \+ Update \(in FreshPod, which it calls\)`
+}
+
+// Silent: the retried function only reads.
+func (r *Reconciler) retryRead(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		_, err := kube.FreshPod(ctx, r.Client, "p")
+		return err
+	})
+}
