@@ -1,10 +1,12 @@
 package check
 
 import (
-	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 func runUpdateFromScratch(p *pass) {
@@ -62,16 +64,29 @@ func (p *pass) updateCachedThrough(call *ast.CallExpr, stack []ast.Node) {
 	callee := p.callee(call)
 	s := p.flow.Of(callee)
 	body := funcBody(stack)
-	if s == nil || len(s.UpdatesParams) == 0 || body == nil {
+	if s == nil || body == nil {
 		return
 	}
+	type handed struct {
+		kind string
+		read bool
+	}
+	var args []handed
 	for _, i := range s.UpdatesParams {
-		if i >= len(call.Args) {
-			continue
+		if i < len(call.Args) {
+			v := p.objectVar(call.Args[i])
+			args = append(args, handed{p.kindOf(call.Args[i]), v != nil && p.readInFunc(body, v, call.Pos())})
 		}
-		v := p.objectVar(call.Args[i])
-		kind := p.kindOf(call.Args[i])
-		if v == nil || !writtenByOthers[kind] || !p.readInFunc(body, v, call.Pos()) {
+	}
+	for _, i := range s.UpdatesItems {
+		if i < len(call.Args) {
+			kind, read := p.listedItems(body, call.Args[i], call.Pos())
+			args = append(args, handed{kind, read})
+		}
+	}
+	for _, a := range args {
+		kind := a.kind
+		if !a.read || !writtenByOthers[kind] {
 			continue
 		}
 		d := diag(call.Pos(), contract.CategoryUpdateCachedChurning,
@@ -81,6 +96,41 @@ func (p *pass) updateCachedThrough(call *ast.CallExpr, stack []ast.Node) {
 		p.report(withWhy(d, "the Update is in "+callee.Name()+", which other callers may share: rewrite it by hand with "+contract.ApplyChanges(kind)))
 		return // one finding per call
 	}
+}
+
+// listedItems reports whether e holds the items of a list a client List
+// filled in body before pos (list.Items, or the list itself), and the
+// kind of the items.
+func (p *pass) listedItems(body *ast.BlockStmt, e ast.Expr, pos token.Pos) (kind string, read bool) {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
+		e = sel.X
+	}
+	v := p.objectVar(e)
+	if v == nil || !p.listedVars(body, pos)[v] {
+		return "", false
+	}
+	t := v.Type()
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return "", false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Name() == "Items" {
+			if sl, ok := f.Type().Underlying().(*types.Slice); ok {
+				if n, ok := types.Unalias(sl.Elem()).(*types.Named); ok {
+					return n.Obj().Name(), true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // createUpdateSite recognises a Create whose AlreadyExists check is ifs

@@ -52,6 +52,10 @@ type Summary struct {
 	// is not counted) whose object it writes with a client's Update (the
 	// object, not its status).
 	UpdatesParams []int
+	// UpdatesItems are its parameters — a slice, or a list with Items —
+	// whose items it writes with a client's Update (&items[i], a range
+	// over them).
+	UpdatesItems []int
 	// ReturnsRead are its results (0 the first) that hold an object it
 	// read with Get.
 	ReturnsRead []int
@@ -71,6 +75,9 @@ func (s *Summary) String() string {
 	if len(s.UpdatesParams) > 0 {
 		parts = append(parts, fmt.Sprintf("updates params %v", s.UpdatesParams))
 	}
+	if len(s.UpdatesItems) > 0 {
+		parts = append(parts, fmt.Sprintf("updates items of params %v", s.UpdatesItems))
+	}
 	if len(s.ReturnsRead) > 0 {
 		parts = append(parts, fmt.Sprintf("returns read %v", s.ReturnsRead))
 	}
@@ -78,11 +85,12 @@ func (s *Summary) String() string {
 }
 
 func (s *Summary) zero() bool {
-	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.ReturnsRead) == 0
+	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0
 }
 
 func (s *Summary) equal(o *Summary) bool {
-	return s.Gets == o.Gets && s.Updates == o.Updates && slices.Equal(s.UpdatesParams, o.UpdatesParams) && slices.Equal(s.ReturnsRead, o.ReturnsRead)
+	return s.Gets == o.Gets && s.Updates == o.Updates && slices.Equal(s.UpdatesParams, o.UpdatesParams) &&
+		slices.Equal(s.UpdatesItems, o.UpdatesItems) && slices.Equal(s.ReturnsRead, o.ReturnsRead)
 }
 
 // Result holds the summaries a pass can see: its package's, and the
@@ -183,10 +191,47 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 		params[sig.Params().At(i)] = i
 	}
 	s := &Summary{}
-	updated := map[int]bool{}
-	read := map[*types.Var]bool{} // locals a Get filled, or a call's read result
+	updated, items := map[int]bool{}, map[int]bool{}
+	read := map[*types.Var]bool{}                // locals a Get filled, or a call's read result
+	ranged := map[*types.Var]int{}               // range values over a slice parameter: its index
+	paramSlice := func(e ast.Expr) (int, bool) { // param, or param.Items (a list)
+		e = ast.Unparen(e)
+		if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
+			e = sel.X
+		}
+		i, ok := params[ObjectVar(info, e)]
+		return i, ok
+	}
+	itemOf := func(e ast.Expr) (int, bool) { // &param[i], param[i], a range value over param
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok {
+			e = ast.Unparen(u.X)
+		}
+		if ix, ok := e.(*ast.IndexExpr); ok {
+			return paramSlice(ix.X)
+		}
+		i, ok := ranged[ObjectVar(info, e)]
+		return i, ok
+	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.RangeStmt:
+			if i, ok := paramSlice(n.X); ok && n.Value != nil {
+				if v := ObjectVar(info, n.Value); v != nil {
+					ranged[v] = i
+				}
+			}
+		case *ast.AssignStmt:
+			// item := &param[i]: item is one of param's items.
+			for k, l := range n.Lhs {
+				if len(n.Rhs) == len(n.Lhs) {
+					if i, ok := itemOf(n.Rhs[k]); ok {
+						if v := ObjectVar(info, l); v != nil {
+							ranged[v] = i
+						}
+					}
+				}
+			}
 		case *ast.CallExpr:
 			switch ClientMethod(info, n) {
 			case "Get":
@@ -202,6 +247,8 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && !IsStatusWriter(sel.X) && len(n.Args) > 1 {
 					if i, ok := params[ObjectVar(info, n.Args[1])]; ok {
 						updated[i] = true
+					} else if i, ok := itemOf(n.Args[1]); ok {
+						items[i] = true
 					}
 				}
 				return true
@@ -216,10 +263,20 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 				if j < len(n.Args) {
 					if i, ok := params[ObjectVar(info, n.Args[j])]; ok {
 						updated[i] = true
+					} else if i, ok := itemOf(n.Args[j]); ok {
+						items[i] = true
 					}
 				}
 			}
-		case *ast.AssignStmt:
+			for _, j := range cs.UpdatesItems {
+				if j < len(n.Args) {
+					if i, ok := params[ObjectVar(info, n.Args[j])]; ok {
+						items[i] = true
+					}
+				}
+			}
+		}
+		if n, ok := n.(*ast.AssignStmt); ok {
 			// x, err := r.get(ctx): x holds what get read.
 			if len(n.Rhs) == 1 {
 				if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
@@ -237,10 +294,7 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 		}
 		return true
 	})
-	for i := range updated {
-		s.UpdatesParams = append(s.UpdatesParams, i)
-	}
-	sort.Ints(s.UpdatesParams)
+	s.UpdatesParams, s.UpdatesItems = sortedKeys(updated), sortedKeys(items)
 	s.ReturnsRead = returnsRead(info, fd, read)
 	return s
 }
@@ -297,4 +351,13 @@ func isObjectResult(info *types.Info, fd *ast.FuncDecl, i int) bool {
 	}
 	_, ok = p.Elem().Underlying().(*types.Struct)
 	return ok
+}
+
+func sortedKeys(m map[int]bool) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
 }

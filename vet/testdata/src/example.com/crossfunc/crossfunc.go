@@ -76,6 +76,24 @@ func (r *Reconciler) labelListed(ctx context.Context) error {
 	return nil
 }
 
+// The items of a cached List handed to helpers that Update them (JobSet's
+// and rabbitmq's shape): the slice, and the list itself.
+func (r *Reconciler) markListed(ctx context.Context) error {
+	pods := &api.PodList{}
+	if err := r.List(ctx, pods); err != nil {
+		return err
+	}
+	if err := kube.MarkAll(ctx, r.Client, pods.Items); err != nil { // want `Update of a Pod read from the cache, in MarkAll`
+		return err
+	}
+	return kube.MarkList(ctx, r.Client, pods) // want `Update of a Pod read from the cache, in MarkList`
+}
+
+// Silent: items built here, not listed.
+func (r *Reconciler) markBuilt(ctx context.Context) error {
+	return kube.MarkAll(ctx, r.Client, []api.Pod{{ObjectMeta: api.ObjectMeta{Name: "p"}}})
+}
+
 // Silent: the pod handed to the helper was built here, not read.
 func (r *Reconciler) labelBuilt(ctx context.Context) error {
 	pod := kube.NotARead("p")

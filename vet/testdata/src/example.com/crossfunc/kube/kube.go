@@ -64,3 +64,26 @@ func (r *Reconciler) Bump(ctx context.Context) error { // want Bump:`gets, updat
 	cm.Data["n"] += "1"
 	return r.Update(ctx, cm)
 }
+
+// MarkAll updates each pod of a slice it is handed.
+func MarkAll(ctx context.Context, c client.Client, pods []api.Pod) error { // want MarkAll:`updates, updates items of params \[2\]`
+	for i := range pods {
+		pod := &pods[i]
+		pod.Labels["marked"] = "true"
+		if err := c.Update(ctx, pod); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarkList updates each item of a list it is handed.
+func MarkList(ctx context.Context, c client.Client, list *api.PodList) error { // want MarkList:`updates, updates items of params \[2\]`
+	for _, pod := range list.Items {
+		pod.Labels["marked"] = "true"
+		if err := c.Update(ctx, &pod); err != nil {
+			return err
+		}
+	}
+	return nil
+}
