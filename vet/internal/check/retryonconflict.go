@@ -20,14 +20,15 @@ func runRetryOnConflict(p *pass) {
 		if !push || p.inTest(call) || !p.retryReported(call) {
 			return true
 		}
+		retriedFn := p.retriedFunc(call)
 		kind := ""
-		for _, c := range calls(call.Args[1]) {
+		for _, c := range calls(retriedFn) {
 			if p.clientMethod(c) == "Update" && len(c.Args) > 1 {
 				kind = p.kindOf(c.Args[1])
 			}
 		}
 		around := "Get + Update"
-		_, _, through := p.retried(call.Args[1])
+		_, _, through := p.retried(retriedFn)
 		if through != "" {
 			around += " (in " + through + ", which it calls)"
 		}
@@ -57,7 +58,7 @@ const whyRetryWrites = "the retried function writes more than once, or through s
 // a list appended to) re-reads to keep another writer's changes, which a
 // forced apply would overwrite: no fix.
 func (p *pass) retryFix(call *ast.CallExpr, stack []ast.Node, statusWriters func() []statusWriter) ([]analysis.SuggestedFix, string) {
-	fn, ok := ast.Unparen(call.Args[1]).(*ast.FuncLit)
+	fn, ok := ast.Unparen(p.retriedFunc(call)).(*ast.FuncLit)
 	if !ok {
 		return nil, "the retried function is not written inline: rewrite its write with the helpers by hand (docs/vet.md)"
 	}
@@ -181,13 +182,66 @@ func (p *pass) stackTo(stack []ast.Node, n ast.Node) []ast.Node {
 	return out
 }
 
-// retryReported: retry.RetryOnConflict whose function Gets and Updates.
+// retryReported: retry.RetryOnConflict (or retry.OnError retrying
+// conflicts) whose function Gets and Updates.
 func (p *pass) retryReported(call *ast.CallExpr) bool {
-	if !p.isPkgFunc(call, retryPkg, "RetryOnConflict") || len(call.Args) < 2 {
+	fn := p.retriedFunc(call)
+	if fn == nil {
 		return false
 	}
-	gets, updates, _ := p.retried(call.Args[1])
+	gets, updates, _ := p.retried(fn)
 	return gets && updates
+}
+
+// retriedFunc is the function a retry of conflicts runs: the second
+// argument of retry.RetryOnConflict, the third of retry.OnError when its
+// predicate retries conflicts; nil for any other call.
+func (p *pass) retriedFunc(call *ast.CallExpr) ast.Expr {
+	switch {
+	case p.isPkgFunc(call, retryPkg, "RetryOnConflict") && len(call.Args) == 2:
+		return call.Args[1]
+	case p.isPkgFunc(call, retryPkg, "OnError") && len(call.Args) == 3 && p.retriesConflicts(call.Args[1]):
+		return call.Args[2]
+	}
+	return nil
+}
+
+// retriesConflicts reports a retry predicate that says yes to a
+// conflict: apierrors.IsConflict itself, or a function literal or a
+// function of the package whose body calls it (rabbitmq's
+// errorIsConflictOrNotFound).
+func (p *pass) retriesConflicts(pred ast.Expr) bool {
+	var body ast.Node
+	switch e := ast.Unparen(pred).(type) {
+	case *ast.FuncLit:
+		body = e.Body
+	case *ast.Ident, *ast.SelectorExpr:
+		id, _ := e.(*ast.Ident)
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		}
+		fn, _ := p.TypesInfo.Uses[id].(*types.Func)
+		if fn == nil {
+			return false
+		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == apierrorsPkg {
+			return fn.Name() == "IsConflict"
+		}
+		if fd := p.funcDecl(fn); fd != nil && fd.Body != nil {
+			body = fd.Body
+		}
+	}
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && p.isPkgFunc(c, apierrorsPkg, "IsConflict") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // retried reports whether the retried function fn reads with a client's

@@ -38,7 +38,7 @@ func runStatusUpdate(p *pass) {
 		// Inside a RetryOnConflict around Get + Update, the retry-on-conflict
 		// finding covers this write: one finding per site.
 		for _, n := range stack {
-			if rc, ok := n.(*ast.CallExpr); ok && p.retryReported(rc) && containsNode(rc.Args[1], call) {
+			if rc, ok := n.(*ast.CallExpr); ok && p.retryReported(rc) && containsNode(p.retriedFunc(rc), call) {
 				return true
 			}
 		}

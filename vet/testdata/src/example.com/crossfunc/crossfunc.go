@@ -8,6 +8,7 @@ import (
 
 	"example.com/api"
 	"example.com/crossfunc/kube"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -137,6 +138,33 @@ func (r *Reconciler) retryClosure(ctx context.Context) error {
 		return kube.Label(ctx, r.Client, pod, "k", "v") // want `Update of a Pod read from the cache, in Label`
 	}
 	return retry.RetryOnConflict(retry.DefaultRetry, update) // want `RetryOnConflict around Get \+ Update \(in FreshPod, which it calls\)`
+}
+
+// retry.OnError retrying conflicts (and NotFound) through a predicate of
+// the package, around a Get and an Update of an object handed in
+// (rabbitmq's updateAnnotation): a retry on conflict too.
+func (r *Reconciler) annotate(ctx context.Context, obj *api.ConfigMap, key, value string) error {
+	return retry.OnError(retry.DefaultRetry, conflictOrNotFound, func() error { // want `RetryOnConflict around Get \+ Update`
+		if err := r.Get(ctx, client.ObjectKey{Name: obj.Name}, obj); err != nil {
+			return err
+		}
+		obj.Data[key] = value
+		return r.Update(ctx, obj)
+	})
+}
+
+func conflictOrNotFound(err error) bool {
+	return apierrors.IsConflict(err) || apierrors.IsNotFound(err)
+}
+
+// Silent: retry.OnError whose predicate does not retry conflicts.
+func (r *Reconciler) onNotFound(ctx context.Context, obj *api.ConfigMap) error {
+	return retry.OnError(retry.DefaultRetry, apierrors.IsNotFound, func() error {
+		if err := r.Get(ctx, client.ObjectKey{Name: obj.Name}, obj); err != nil {
+			return err
+		}
+		return r.Update(ctx, obj)
+	})
 }
 
 // Silent: the retried function only reads.

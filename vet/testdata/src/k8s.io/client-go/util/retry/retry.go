@@ -6,3 +6,5 @@ var DefaultRetry = struct{}{}
 func RetryOnConflict(backoff any, fn func() error) error { return fn() }
 
 var DefaultBackoff = struct{}{}
+
+func OnError(backoff any, retriable func(error) bool, fn func() error) error { return fn() }

@@ -5,3 +5,4 @@ func IsAlreadyExists(err error) bool { return false }
 func IsNotFound(err error) bool      { return false }
 
 func NewAlreadyExists(qualifiedResource any, name string) error { return nil }
+func IsConflict(err error) bool                                 { return false }
