@@ -13,7 +13,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -203,12 +206,11 @@ func moduleDirs(pkgs []*packages.Package) []string {
 }
 
 // load loads the packages to analyse: syntax and types for them, export
-// data for their dependencies — but for the dependencies in the analysed
-// module, which are loaded with their syntax too, so that flow's facts
-// about their functions reach the packages that import them, as go vet
-// analyses a package's dependencies before it. Only the patterns'
-// packages are returned, to be analysed and reported. A package that does
-// not load is an error that names the cause.
+// data for their dependencies. The dependencies in the analysed module
+// get their syntax and type information too (withModuleSyntax), so that
+// flow's facts about their functions reach the packages that import
+// them, as go vet analyses a package's dependencies before it. A package
+// that does not load is an error that names the cause.
 func load(patterns []string, tags string, overlay map[string][]byte) ([]*packages.Package, error) {
 	cfg := &packages.Config{
 		Mode:    packages.LoadSyntax | packages.NeedModule,
@@ -217,11 +219,7 @@ func load(patterns []string, tags string, overlay map[string][]byte) ([]*package
 	if tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + tags}
 	}
-	roots, local, err := moduleDeps(cfg, patterns)
-	if err != nil {
-		return nil, err
-	}
-	pkgs, err := packages.Load(cfg, append(slices.Clone(patterns), local...)...)
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
@@ -236,35 +234,81 @@ func load(patterns []string, tags string, overlay map[string][]byte) ([]*package
 		msgs = slices.Compact(msgs)
 		return nil, fmt.Errorf("%d package error(s); ssagen vet needs packages that build:\n  %s", len(msgs), strings.Join(msgs, "\n  "))
 	}
-	pkgs = slices.DeleteFunc(pkgs, func(p *packages.Package) bool { return !roots[p.ID] })
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
+	withModuleSyntax(pkgs, overlay)
 	return pkgs, nil
 }
 
-// moduleDeps lists, without type-checking anything, the packages of
-// patterns (their IDs) and the paths of the packages of the main module
-// (or workspace) they import, directly or not, that are not among them.
-func moduleDeps(cfg *packages.Config, patterns []string) (roots map[string]bool, local []string, err error) {
-	list := *cfg
-	list.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule
-	pkgs, err := packages.Load(&list, patterns...)
-	if err != nil {
-		return nil, nil, err
-	}
-	roots = map[string]bool{}
-	for _, p := range pkgs {
-		roots[p.ID] = true
-	}
+// withModuleSyntax parses and type-checks, from their files, the
+// packages of the main module (or workspace) that pkgs import directly or
+// not and that were loaded from export data, against the export data of
+// their own imports: the analyzers that use facts (flow) then see their
+// functions. Each gets types of its own, apart from the export data the
+// roots were checked against; flow finds a function of either by its
+// object path. A package that does not check keeps its export data (its
+// functions then have no summaries). This replaces a second go list of
+// the module's dependencies, which cost about as much as the whole load.
+func withModuleSyntax(pkgs []*packages.Package, overlay map[string][]byte) {
+	var deps []*packages.Package
+	exported := map[*packages.Package]*types.Package{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if !roots[p.ID] && p.Module != nil && p.Module.Main {
-			local = append(local, p.PkgPath)
+		if p.Module != nil && p.Module.Main && len(p.Syntax) == 0 && p.Types != nil {
+			deps = append(deps, p)
 		}
+		exported[p] = p.Types
 	})
-	sort.Strings(local)
-	return roots, local, nil
+	for _, p := range deps {
+		checkFromSource(p, exported, overlay)
+	}
 }
+
+// checkFromSource gives p its syntax and type information, checked
+// against the export data (exported) of its imports.
+func checkFromSource(p *packages.Package, exported map[*packages.Package]*types.Package, overlay map[string][]byte) {
+	files := make([]*ast.File, 0, len(p.CompiledGoFiles))
+	for _, name := range p.CompiledGoFiles {
+		var src any
+		if b, ok := overlay[name]; ok {
+			src = b
+		}
+		f, err := parser.ParseFile(p.Fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		FileVersions: map[*ast.File]string{},
+	}
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if imp := p.Imports[path]; imp != nil && exported[imp] != nil {
+				return exported[imp], nil
+			}
+			return nil, fmt.Errorf("%s: no package for import %q", p.PkgPath, path)
+		}),
+		Sizes: p.TypesSizes,
+		Error: func(error) {},
+	}
+	checked, err := conf.Check(p.PkgPath, p.Fset, files, info)
+	if err != nil {
+		return
+	}
+	p.Types, p.TypesInfo, p.Syntax = checked, info, files
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // explain says what a load error means where go list's words mislead: a
 // pattern inside a nested module is not "missing", it belongs to another

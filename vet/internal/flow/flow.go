@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/objectpath"
 )
 
 // Analyzer computes the package's summaries, exports them as facts and
@@ -97,6 +98,12 @@ func (s *Summary) equal(o *Summary) bool {
 // facts of the packages it imports.
 type Result struct {
 	byFunc map[*types.Func]*Summary
+	// byPath holds the imported facts by package path and object path,
+	// for a driver whose import was type-checked apart from the package
+	// the facts were computed on (ssagen vet's checks a module's
+	// dependencies from source, its roots against their export data): the
+	// same function, two objects.
+	byPath map[string]*Summary
 }
 
 // Of is fn's summary, or nil when it does nothing a summary records (or
@@ -105,14 +112,37 @@ func (r *Result) Of(fn *types.Func) *Summary {
 	if r == nil || fn == nil {
 		return nil
 	}
-	return r.byFunc[fn.Origin()]
+	fn = fn.Origin()
+	if s, ok := r.byFunc[fn]; ok {
+		return s
+	}
+	if fn.Pkg() == nil || len(r.byPath) == 0 {
+		return nil
+	}
+	if key, ok := pathKey(fn); ok {
+		return r.byPath[key]
+	}
+	return nil
+}
+
+// pathKey names fn across type-checks: its package's path and its
+// object path within it.
+func pathKey(fn *types.Func) (string, bool) {
+	p, err := objectpath.For(fn)
+	if err != nil {
+		return "", false
+	}
+	return fn.Pkg().Path() + "\x00" + string(p), true
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := &Result{byFunc: map[*types.Func]*Summary{}}
+	res := &Result{byFunc: map[*types.Func]*Summary{}, byPath: map[string]*Summary{}}
 	for _, f := range pass.AllObjectFacts() {
 		if fn, ok := f.Object.(*types.Func); ok {
 			res.byFunc[fn] = f.Fact.(*Summary)
+			if key, ok := pathKey(fn); ok {
+				res.byPath[key] = f.Fact.(*Summary)
+			}
 		}
 	}
 	if !local(pass) || len(pass.Files) == 0 || !reachesClient(pass.Pkg) {
