@@ -62,16 +62,6 @@ func New(h *Helpers) []*analysis.Analyzer {
 	}
 }
 
-// Named returns the analyzer of analyzers called name, or nil.
-func Named(analyzers []*analysis.Analyzer, name string) *analysis.Analyzer {
-	for _, a := range analyzers {
-		if a.Name == name {
-			return a
-		}
-	}
-	return nil
-}
-
 // Combined runs analyzers as one analyzer (for tests and for tools that
 // take one).
 func Combined(analyzers []*analysis.Analyzer) *analysis.Analyzer {

@@ -1146,14 +1146,18 @@ func (in *Widget) DeepCopyObject() runtime.Object { out := *in; return &out }
 // the plugin, the plugin's module required; `custom` clones from GitHub,
 // the module proxy serves the same source), for the version Kubebuilder
 // scaffolds (v2.12) and the oldest docs/vet.md names (v2.5), and runs it
-// with docs/vet.md's .golangci.yml on an operator package: one finding for
-// one Create → AlreadyExists → Update site.
+// with docs/vet.md's .golangci.yml on an operator's packages: one finding
+// for one Create → AlreadyExists → Update site, and one for a cached pod
+// handed to a helper of another package that Updates it (facts across
+// packages).
 func TestGolangciLintPlugin(t *testing.T) {
 	scratch.MatrixOnly(t)
 	repo := scratch.Repo()
 	op := t.TempDir()
 	scratch.Write(t, filepath.Join(op, "go.mod"), goMod("example.com/gclop", "1.26.0", pins("v0.37.0", "v0.25.2"), filepath.Join(repo, "ensure")))
 	scratch.Write(t, filepath.Join(op, "controllers", "role.go"), gclOperator)
+	scratch.Write(t, filepath.Join(op, "controllers", "label.go"), gclLabel)
+	scratch.Write(t, filepath.Join(op, "kube", "kube.go"), gclKube)
 	scratch.Write(t, filepath.Join(op, ".golangci.yml"), gclConfig)
 	scratch.Run(t, op, "go", "mod", "tidy")
 	for _, version := range []string{"v2.5.0", "v2.12.2"} {
@@ -1181,7 +1185,9 @@ func TestGolangciLintPlugin(t *testing.T) {
 			cmd := exec.Command(bin, "run", "./...")
 			cmd.Dir = op
 			out, _ := cmd.CombinedOutput() // exit 1: there are issues
-			if !strings.Contains(string(out), "controllers/role.go:15:9: createupdate: Create → AlreadyExists → Update") || !strings.Contains(string(out), "1 issues") {
+			if !strings.Contains(string(out), "controllers/role.go:15:9: createupdate: Create → AlreadyExists → Update") ||
+				!strings.Contains(string(out), "controllers/label.go:17:9: updatefromscratch: Update of a Pod read from the cache, in Label") ||
+				!strings.Contains(string(out), "2 issues") {
 				t.Errorf("golangci-lint %s with the plugin:\n%s", version, out)
 			}
 		})
@@ -1207,6 +1213,48 @@ func EnsureRole(ctx context.Context, c client.Client, ns string) error {
 		return c.Update(ctx, role)
 	}
 	return err
+}
+`
+
+// gclLabel hands a pod read from the cache to a helper of another package
+// of the module (gclKube) that Updates it: flow's facts cross the packages
+// under golangci-lint too.
+const gclLabel = `package controllers
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"example.com/gclop/kube"
+)
+
+func LabelPod(ctx context.Context, c client.Client) error {
+	pod := &corev1.Pod{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, pod); err != nil {
+		return err
+	}
+	return kube.Label(ctx, c, pod)
+}
+`
+
+const gclKube = `package kube
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Label marks the pod it is handed and writes it.
+func Label(ctx context.Context, c client.Client, pod *corev1.Pod) error {
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	pod.Labels["seen"] = "true"
+	return c.Update(ctx, pod)
 }
 `
 
