@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help seeds generate verify test test-matrix test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example soak
+.PHONY: help seeds vet-sample generate verify test test-matrix test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -83,6 +83,9 @@ bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and cont
 
 seeds: envtest-assets ## the seed operators fixed in their own code, before and after on envtest (docs/seeds.md; needs their clones, see hack/seeds.sh)
 	bash hack/seeds.sh all
+
+vet-sample: ## ssagen vet on the operators docs/vet.md measured it on, compared site by site with hack/vet-sample/ (needs their clones, see hack/vet-sample.sh)
+	bash hack/vet-sample.sh
 
 soak: envtest-assets ## the seeded chaos soak on envtest (internal/soak): the short fixed seeds, or SOAK_FOR=60m with SOAK_SEED=n (default: the time) and SOAK_OPS=n; the last line counts operations, checks, violations, requests and changes
 	@set -o pipefail; log=$$(mktemp); \

@@ -10,6 +10,7 @@
 package driver
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -51,6 +52,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes that keep the package building and passing go vet; print what was rewritten and what was left, with the reason")
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes -fix would apply as a unified diff, and write nothing")
 	fs.StringVar(&o.tags, "tags", "", "build tags for loading the packages")
+	fs.BoolVar(&o.json, "json", false, "print the findings as a JSON array on standard output (position, category, message, the kind whose helper the fix names, whether it is the status helper), not as text")
 	fs.BoolVar(&o.tests, "fix.tests", true, "with -fix or -diff, also run the tests of each package a fix edits, and decline a fix that makes one of them fail")
 	fs.BoolVar(&o.noCheck, "fix.nocheck", false, "apply fixes without checking the edited packages with go vet (for debugging ssagen only)")
 	fs.StringVar(&o.helpers, "helpers", "", "import paths of generated helper packages (<apply configurations>/ensure) to fix with, besides those the packages import and those in their modules (comma-separated)")
@@ -76,6 +78,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 type options struct {
 	fix, diff, noCheck, tests bool
+	json                      bool
 	tags, helpers             string
 	patterns                  []string
 	stdout, stderr            io.Writer
@@ -107,8 +110,15 @@ func run(o options) int {
 		return exitError
 	}
 	if !o.fix && !o.diff {
-		for _, f := range found {
-			fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), f.diag.Message)
+		if o.json {
+			if err := o.printJSON(found); err != nil {
+				fmt.Fprintf(o.stderr, "ssagen vet: %v\n", err)
+				return exitError
+			}
+		} else {
+			for _, f := range found {
+				fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), f.diag.Message)
+			}
 		}
 		if len(found) > 0 {
 			return exitFindings
@@ -116,6 +126,25 @@ func run(o options) int {
 		return exitClean
 	}
 	return fix(found, o)
+}
+
+// printJSON prints found as a JSON array, positions as the text output
+// gives them.
+func (o options) printJSON(found []finding) error {
+	type jsonFinding struct {
+		Pos      string `json:"pos"`
+		Category string `json:"category"`
+		Message  string `json:"message"`
+		Kind     string `json:"kind,omitempty"`
+		Status   bool   `json:"status,omitempty"`
+	}
+	out := make([]jsonFinding, 0, len(found))
+	for _, f := range found {
+		out = append(out, jsonFinding{o.relPos(f.pos), f.diag.Category, f.diag.Message, f.target.Kind, f.target.Status})
+	}
+	enc := json.NewEncoder(o.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // analyze loads the packages (with overlay's files in place of those on

@@ -1,6 +1,9 @@
 package driver
 
 import (
+	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/ssagen/ssagen/internal/contract"
@@ -33,5 +36,32 @@ func TestFindingsCarryTheKind(t *testing.T) {
 	}
 	if len(found) != len(want) {
 		t.Errorf("%d findings, want %d: %+v", len(found), len(want), found)
+	}
+}
+
+// TestJSON: -json prints the findings as data on standard output (what
+// hack/vet-sample.sh compares) and exits as the text output does.
+func TestJSON(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"-json", "../../examples/unfixed"}, &stdout, &stderr); code != exitFindings {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitFindings, stderr.String())
+	}
+	var got []struct {
+		Pos, Category, Message, Kind string
+		Status                       bool
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout.String())
+	}
+	if len(got) != 2 || stderr.Len() != 0 {
+		t.Fatalf("%d findings (want 2), stderr %q:\n%s", len(got), stderr.String(), stdout.String())
+	}
+	for _, f := range got {
+		if !strings.Contains(f.Pos, "examples/unfixed/") || f.Category == "" || f.Message == "" || f.Kind == "" {
+			t.Errorf("finding without its data: %+v", f)
+		}
+		if f.Category == contract.CategoryStatusUpdate && (!f.Status || f.Kind != "Project") {
+			t.Errorf("status finding: %+v, want kind Project, status true", f)
+		}
 	}
 }
