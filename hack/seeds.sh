@@ -41,23 +41,8 @@ bin=$work/ssagen
 
 say() { printf '\n== %s\n' "$*"; }
 
-# clone VAR NAME REPOSITORY COMMIT prints the clone $VAR names, or else
-# .cache/seeds/src/NAME, cloned from github.com/REPOSITORY if missing;
-# either must hold COMMIT.
-clone() {
-  local var=$1 name=$2 repository=$3 commit=$4
-  local dir=${!var:-$work/src/$name}
-  if [ ! -d "$dir" ]; then
-    mkdir -p "$(dirname "$dir")"
-    git clone -q "https://github.com/$repository" "$dir" >&2 ||
-      { echo "seeds: cannot clone github.com/$repository into $dir: set $var to a clone of it holding $commit" >&2; exit 1; }
-  fi
-  if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
-    echo "seeds: $dir has no commit $commit: set $var to a clone of github.com/$repository holding it (or fetch it there)" >&2
-    exit 1
-  fi
-  echo "$dir"
-}
+# shellcheck source=hack/clone.sh
+source "$root/hack/clone.sh"
 
 # tests PKGS: runs the packages' tests, prints "N passed, M failed".
 tests() {

@@ -48,23 +48,8 @@ sample=(
   "kuberay|KUBERAY_REPO|ray-project/kuberay|feeaf72fa|ray-operator|./controllers/... ./pkg/..."
 )
 
-# clone VAR NAME REPOSITORY COMMIT prints the clone $VAR names, or else
-# .cache/vet-sample/src/NAME, cloned from github.com/REPOSITORY if
-# missing; either must hold COMMIT.
-clone() {
-  local var=$1 name=$2 repository=$3 commit=$4
-  local dir=${!var:-$work/src/$name}
-  if [ ! -d "$dir" ]; then
-    mkdir -p "$(dirname "$dir")"
-    git clone -q "https://github.com/$repository" "$dir" >&2 ||
-      { echo "vet-sample: cannot clone github.com/$repository into $dir: set $var to a clone of it holding $commit" >&2; exit 1; }
-  fi
-  if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
-    echo "vet-sample: $dir has no commit $commit: set $var to a clone of github.com/$repository holding it" >&2
-    exit 1
-  fi
-  echo "$dir"
-}
+# shellcheck source=hack/clone.sh
+source "$root/hack/clone.sh"
 
 # findings DIR PKGS: ssagen vet's findings in DIR as file:line:col
 # category, sorted (exit 3, there are findings, is not an error).
