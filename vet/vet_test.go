@@ -62,3 +62,26 @@ func TestAcrossFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestClientGo runs every analyzer on testdata/src/example.com/clientset,
+// which writes through client-go's typed clients: Create → AlreadyExists
+// → Update, a Create ignoring AlreadyExists, a retried Get + Update — each
+// naming the kind's helper.
+func TestClientGo(t *testing.T) {
+	results := vettest.Run(t, vet.Combined(vet.Analyzers), "example.com/clientset")
+	categories := map[string]int{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			categories[d.Category]++
+		}
+	}
+	want := map[string]int{"create-update": 1, "create-ignore": 1, "retry-on-conflict": 1}
+	for c, n := range want {
+		if categories[c] != n {
+			t.Errorf("category %s: %d diagnostics, want %d", c, categories[c], n)
+		}
+	}
+	if len(categories) != len(want) {
+		t.Errorf("categories %v, want %v", categories, want)
+	}
+}

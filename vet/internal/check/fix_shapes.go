@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // The suggested fix of create-update: when the object is a typed struct
@@ -811,6 +812,9 @@ func (p *pass) notClientCreate(create *ast.CallExpr) string {
 		return ""
 	}
 	text := types.ExprString(create.Fun)
+	if flow.ClientsetMethod(p.TypesInfo, create) == "Create" {
+		return fmt.Sprintf("the object is written through a client-go typed client (%s): the helper writes through controller-runtime's client; call %s with one by hand (docs/vet.md, \"Writes through a wrapper\")", text, helperName(p, create))
+	}
 	if sel, ok := ast.Unparen(create.Fun).(*ast.SelectorExpr); ok {
 		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
 			return fmt.Sprintf("the object is written through the function field %s, a seam tests replace: give the field the helper's signature with %s as its default, change the tests that set it, and call it here (docs/vet.md, \"Writes through a function field\")", text, helperName(p, create))
@@ -819,16 +823,21 @@ func (p *pass) notClientCreate(create *ast.CallExpr) string {
 	return fmt.Sprintf("the object is written through %s, not a client's Create: rewrite the write inside it, or call %s here by hand (docs/vet.md, \"Writes through a wrapper\")", text, helperName(p, create))
 }
 
-// helperName names the helper for the object a create call writes.
+// helperName names the helper for the object a create call writes: the
+// last of its arguments that is an object (a wrapper's createFn(ctx,
+// obj), a clientset's Create(ctx, obj, opts) — never the options).
 func helperName(p *pass, create *ast.CallExpr) string {
-	if len(create.Args) == 0 {
-		return "the Ensure helper"
+	for i := len(create.Args) - 1; i >= 0; i-- {
+		t := p.TypesInfo.TypeOf(create.Args[i])
+		if t == nil || !isObjectPointer(t) && !isObjectPointer(types.NewPointer(t)) {
+			continue
+		}
+		if kind := p.kindOf(create.Args[i]); !genericKind(kind) {
+			return contract.Ensure(kind)
+		}
+		break
 	}
-	kind := p.kindOf(create.Args[len(create.Args)-1])
-	if kind == "" || kind == "Object" {
-		return "the Ensure helper"
-	}
-	return contract.Ensure(kind)
+	return "the Ensure helper"
 }
 
 func isLiteral(e ast.Expr) bool {

@@ -23,7 +23,7 @@ func runRetryOnConflict(p *pass) {
 		retriedFn := p.retriedFunc(call)
 		kind := ""
 		for _, c := range calls(retriedFn) {
-			if p.clientMethod(c) == "Update" && len(c.Args) > 1 {
+			if (p.clientMethod(c) == "Update" || flow.ClientsetMethod(p.TypesInfo, c) == "Update") && len(c.Args) > 1 {
 				kind = p.kindOf(c.Args[1])
 			}
 		}
@@ -279,7 +279,14 @@ func (p *pass) retried(fn ast.Expr) (gets, updates bool, through string) {
 	}
 	direct := [2]bool{}
 	for _, c := range calls(body) {
-		switch p.clientMethod(c) {
+		method := p.clientMethod(c)
+		if method == "" {
+			// A client-go typed client's: Get, Update, UpdateStatus.
+			if method = flow.ClientsetMethod(p.TypesInfo, c); method == "UpdateStatus" {
+				method = "Update"
+			}
+		}
+		switch method {
 		case "Get":
 			gets, direct[0] = true, true
 		case "Update":

@@ -263,6 +263,19 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 				}
 			}
 		case *ast.CallExpr:
+			switch ClientsetMethod(info, n) {
+			case "Get":
+				s.Gets = true
+				return true
+			case "Update", "UpdateStatus":
+				s.Updates = true
+				if ClientsetMethod(info, n) == "Update" && len(n.Args) > 1 {
+					if i, ok := params[ObjectVar(info, n.Args[1])]; ok {
+						updated[i] = true
+					}
+				}
+				return true
+			}
 			switch ClientMethod(info, n) {
 			case "Get":
 				s.Gets = true

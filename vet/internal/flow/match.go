@@ -3,6 +3,7 @@ package flow
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // ClientPkg is controller-runtime's client package.
@@ -59,6 +60,32 @@ func ClientMethod(info *types.Info, call *ast.CallExpr) string {
 		return ""
 	}
 	return fn.Name()
+}
+
+// ClientsetMethod returns the name of a method of a client-go typed
+// client a call invokes — a kind's client of a clientset
+// (kubernetes.Interface's CoreV1().ConfigMaps(ns), or a generated
+// clientset's), whose Get returns the object it reads, whose Create and
+// Update take it second (ctx, obj, opts) —, or "". Such a client reads
+// and writes the API server directly, no cache between.
+func ClientsetMethod(info *types.Info, call *ast.CallExpr) string {
+	fn := Callee(info, call)
+	if fn == nil {
+		return ""
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil || fn.Pkg() == nil {
+		return ""
+	}
+	path := fn.Pkg().Path()
+	if !strings.HasPrefix(path, "k8s.io/client-go/kubernetes/typed/") && !strings.Contains(path, "/clientset/") {
+		return ""
+	}
+	switch fn.Name() {
+	case "Get", "List", "Create", "Update", "UpdateStatus", "Patch", "Apply", "ApplyStatus", "Delete":
+		return fn.Name()
+	}
+	return ""
 }
 
 // IsClientType reports controller-runtime client types and anything that

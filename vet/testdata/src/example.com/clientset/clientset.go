@@ -1,0 +1,51 @@
+// Package clientset writes through client-go's typed clients instead of
+// controller-runtime's client: the same categories, the helper named for
+// the object's kind (never for the options' type), and no automatic fix
+// (the helpers write through controller-runtime's client).
+package clientset
+
+import (
+	"context"
+
+	"example.com/api"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	corev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/util/retry"
+)
+
+type Reconciler struct{ core corev1.CoreV1Interface }
+
+func (r *Reconciler) createOrUpdate(ctx context.Context, cm *api.ConfigMap) error {
+	_, err := r.core.ConfigMaps("ns").Create(ctx, cm, corev1.CreateOptions{}) // want `Create → AlreadyExists → Update.*call EnsureConfigMap with one by hand`
+	if apierrors.IsAlreadyExists(err) {
+		_, err = r.core.ConfigMaps("ns").Update(ctx, cm, corev1.UpdateOptions{})
+	}
+	return err
+}
+
+func (r *Reconciler) createIgnore(ctx context.Context, cm *api.ConfigMap) error {
+	if _, err := r.core.ConfigMaps("ns").Create(ctx, cm, corev1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) { // want `Create that ignores AlreadyExists.*fix: EnsureConfigMap`
+		return err
+	}
+	return nil
+}
+
+func (r *Reconciler) retried(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // want `RetryOnConflict around Get \+ Update.*fix: EnsureConfigMap`
+		cm, err := r.core.ConfigMaps("ns").Get(ctx, "c", corev1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cm.Data["k"] = "v"
+		_, err = r.core.ConfigMaps("ns").Update(ctx, cm, corev1.UpdateOptions{})
+		return err
+	})
+}
+
+// Silent: a retried read alone.
+func (r *Reconciler) retriedRead(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		_, err := r.core.ConfigMaps("ns").Get(ctx, "c", corev1.GetOptions{})
+		return err
+	})
+}
