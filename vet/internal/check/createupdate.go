@@ -242,6 +242,93 @@ func (p *pass) absenceCheck(cond ast.Expr) bool {
 	return false
 }
 
+// listedSkipped reports a statement before node in block that skips the
+// rest when a key is in a map of what a cached List found — `if _, ok :=
+// existing[name]; ok { continue }` (LeaderWorkerSet's scalers): node runs
+// only for names the List did not find.
+func (p *pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
+	for _, st := range block.List {
+		if containsNode(st, node) {
+			return false
+		}
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
+			continue
+		}
+		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+		case *ast.ReturnStmt:
+		case *ast.BranchStmt:
+			if last.Tok != token.CONTINUE {
+				continue
+			}
+		default:
+			continue
+		}
+		if p.listedLookup(ifs, append(outer, block), false) {
+			return true
+		}
+	}
+	return false
+}
+
+// listedLookup reports `if _, ok := m[k]; ok` (absent: `!ok`) where m is
+// a map the enclosing function fills in a loop over the items of a list a
+// client List filled.
+func (p *pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool {
+	as, ok := ifs.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+		return false
+	}
+	ix, ok := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr)
+	if !ok {
+		return false
+	}
+	okVar := p.objectVar(as.Lhs[1])
+	cond := ast.Unparen(ifs.Cond)
+	if absent {
+		u, isNot := cond.(*ast.UnaryExpr)
+		if !isNot || u.Op != token.NOT {
+			return false
+		}
+		cond = ast.Unparen(u.X)
+	}
+	if okVar == nil || p.objectVar(cond) != okVar {
+		return false
+	}
+	m := p.objectVar(ix.X)
+	body := funcBody(outer)
+	if m == nil || body == nil {
+		return false
+	}
+	if _, isMap := m.Type().Underlying().(*types.Map); !isMap {
+		return false
+	}
+	listed := p.listedVars(body, ifs.Pos())
+	filled := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok || filled || r.Pos() >= ifs.Pos() {
+			return !filled
+		}
+		sel, ok := ast.Unparen(r.X).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Items" || !listed[p.objectVar(sel.X)] {
+			return true
+		}
+		ast.Inspect(r.Body, func(n ast.Node) bool {
+			if a, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range a.Lhs {
+					if lix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && p.objectVar(lix.X) == m {
+						filled = true
+					}
+				}
+			}
+			return !filled
+		})
+		return !filled
+	})
+	return filled
+}
+
 // isObjectPointer reports a pointer to a Kubernetes object: a struct that
 // embeds ObjectMeta.
 func isObjectPointer(t types.Type) bool {
@@ -311,11 +398,11 @@ func (p *pass) guarded(stack []ast.Node, inFunc bool) bool {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch s := stack[i].(type) {
 		case *ast.BlockStmt:
-			if p.notFoundOnward(s, node, stack[:i]) {
+			if p.notFoundOnward(s, node, stack[:i]) || p.listedSkipped(s, node, stack[:i]) {
 				return true
 			}
 		case *ast.IfStmt:
-			if containsNode(s.Body, node) && p.absenceCheck(s.Cond) {
+			if containsNode(s.Body, node) && (p.absenceCheck(s.Cond) || p.listedLookup(s, stack[:i], true)) {
 				return true
 			}
 		case *ast.CaseClause:

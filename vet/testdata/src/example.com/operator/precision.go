@@ -220,3 +220,53 @@ func (r *Reconciler) ctrlAlias(ctx context.Context) error {
 	_, err := ctrl.CreateOrUpdate(ctx, r.Client, role, func() error { return nil }) // want `CreateOrUpdate reads the cached object`
 	return err
 }
+
+// A map of what a cached List found, by name; objects are created only
+// for names missing from it (LeaderWorkerSet's scalers): the helper's
+// create-and-ignore runs only when the List did not find the object.
+func (r *Reconciler) createMissingScalers(ctx context.Context, wanted []string) error {
+	list := &api.PodList{}
+	if err := r.List(ctx, list); err != nil {
+		return err
+	}
+	existing := map[string]*api.Pod{}
+	for i := range list.Items {
+		existing[list.Items[i].Name] = &list.Items[i]
+	}
+	for _, name := range wanted {
+		if _, ok := existing[name]; ok {
+			continue
+		}
+		if err := r.createScaler(ctx, name); err != nil {
+			return err
+		}
+	}
+	for _, name := range wanted {
+		if _, ok := existing[name]; !ok {
+			if err := r.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reconciler) createScaler(ctx context.Context, name string) error {
+	if err := r.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return nil
+}
+
+// Reported: the map is not what a List found.
+func (r *Reconciler) createNotInMap(ctx context.Context, known map[string]bool, wanted []string) error {
+	for _, name := range wanted {
+		if _, ok := known[name]; ok {
+			continue
+		}
+		if err := r.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) { // want `Create that ignores AlreadyExists`
+			return err
+		}
+	}
+	return nil
+}
