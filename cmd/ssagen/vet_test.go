@@ -428,13 +428,13 @@ func builds(t *testing.T, pkg string, fixed []byte) {
 
 func TestMain(m *testing.M) { scratch.Main(m) }
 
-// TestVetAcrossPackages: in a module of its own, a controller hands a
-// pod it read from the cache to a helper of another package of the
-// module, which Updates it, and retries a method of that package that
-// Gets and Updates. Both drivers see across the packages: ssagen vet given
-// the controller's package alone (it loads the module's packages that
-// package imports with their syntax), and go vet -vettool (which analyses
-// dependencies first).
+// TestVetAcrossPackages: in a module of its own (its path without a dot,
+// as a module may be named), a controller hands a pod it read from the
+// cache to a helper of another package of the module, which Updates it,
+// and retries a method of that package that Gets and Updates. Both
+// drivers see across the packages: ssagen vet given the controller's
+// package alone (it parses and checks the module's packages that package
+// imports), and go vet -vettool (which analyses dependencies first).
 func TestVetAcrossPackages(t *testing.T) {
 	bin := scratch.SSAgen(t)
 	dir := t.TempDir()
@@ -446,7 +446,7 @@ func TestVetAcrossPackages(t *testing.T) {
 	for _, l := range strings.Split(string(gomod), "\n") {
 		switch {
 		case strings.HasPrefix(l, "module "):
-			l = "module example.com/crossvet"
+			l = "module crossvet"
 		case strings.HasPrefix(l, "tool "):
 			continue
 		}
@@ -497,7 +497,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"example.com/crossvet/kube"
+	"crossvet/kube"
 )
 
 type Reconciler struct {

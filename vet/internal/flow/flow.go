@@ -98,12 +98,12 @@ func (s *Summary) equal(o *Summary) bool {
 // facts of the packages it imports.
 type Result struct {
 	byFunc map[*types.Func]*Summary
-	// byPath holds the imported facts by package path and object path,
+	// byPath holds the imported facts by package path, then object path,
 	// for a driver whose import was type-checked apart from the package
 	// the facts were computed on (ssagen vet's checks a module's
 	// dependencies from source, its roots against their export data): the
 	// same function, two objects.
-	byPath map[string]*Summary
+	byPath map[string]map[objectpath.Path]*Summary
 }
 
 // Of is fn's summary, or nil when it does nothing a summary records (or
@@ -116,36 +116,41 @@ func (r *Result) Of(fn *types.Func) *Summary {
 	if s, ok := r.byFunc[fn]; ok {
 		return s
 	}
-	if fn.Pkg() == nil || len(r.byPath) == 0 {
+	// Only a package that has facts is worth an object path: most
+	// callees are of packages that have none (the standard library,
+	// client-go).
+	if fn.Pkg() == nil || r.byPath[fn.Pkg().Path()] == nil {
 		return nil
 	}
-	if key, ok := pathKey(fn); ok {
-		return r.byPath[key]
-	}
-	return nil
-}
-
-// pathKey names fn across type-checks: its package's path and its
-// object path within it.
-func pathKey(fn *types.Func) (string, bool) {
-	p, err := objectpath.For(fn)
+	path, err := objectpath.For(fn)
 	if err != nil {
-		return "", false
+		return nil
 	}
-	return fn.Pkg().Path() + "\x00" + string(p), true
+	return r.byPath[fn.Pkg().Path()][path]
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := &Result{byFunc: map[*types.Func]*Summary{}, byPath: map[string]*Summary{}}
+	res := &Result{byFunc: map[*types.Func]*Summary{}, byPath: map[string]map[objectpath.Path]*Summary{}}
+	// A package outside the analysed module has no summaries, and no
+	// check reads its result.
+	if !local(pass) {
+		return res, nil
+	}
+	var enc objectpath.Encoder
 	for _, f := range pass.AllObjectFacts() {
-		if fn, ok := f.Object.(*types.Func); ok {
-			res.byFunc[fn] = f.Fact.(*Summary)
-			if key, ok := pathKey(fn); ok {
-				res.byPath[key] = f.Fact.(*Summary)
+		fn, ok := f.Object.(*types.Func)
+		if !ok {
+			continue
+		}
+		res.byFunc[fn] = f.Fact.(*Summary)
+		if path, err := enc.For(fn); err == nil {
+			if res.byPath[fn.Pkg().Path()] == nil {
+				res.byPath[fn.Pkg().Path()] = map[objectpath.Path]*Summary{}
 			}
+			res.byPath[fn.Pkg().Path()][path] = f.Fact.(*Summary)
 		}
 	}
-	if !local(pass) || len(pass.Files) == 0 || !reachesClient(pass.Pkg) {
+	if len(pass.Files) == 0 || !reachesClient(pass.Pkg) {
 		return res, nil
 	}
 	var funcs []*ast.FuncDecl
@@ -180,10 +185,15 @@ func run(pass *analysis.Pass) (any, error) {
 
 // local reports a package of the module being analysed: one without a
 // module version (the main module, a workspace module, a GOPATH tree),
-// not the standard library.
+// not the standard library — which has no module path, and no dot in its
+// first path element, where a main module may have none (module
+// operator).
 func local(pass *analysis.Pass) bool {
 	if pass.Module != nil && pass.Module.Version != "" {
 		return false
+	}
+	if pass.Module != nil && pass.Module.Path != "" {
+		return true
 	}
 	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
 	return strings.Contains(first, ".")

@@ -12,24 +12,19 @@ const ClientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
 // Callee returns the function or method a call invokes, or nil (a call
 // of a func value, a conversion, a builtin).
 func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr: // a generic function instantiated explicitly
-		return calleeOf(info, f.X)
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) { // a generic function instantiated explicitly
+	case *ast.IndexExpr:
+		fun = f.X
 	case *ast.IndexListExpr:
-		return calleeOf(info, f.X)
-	default:
-		return nil
+		fun = f.X
 	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
+	return FuncOf(info, fun)
 }
 
-func calleeOf(info *types.Info, e ast.Expr) *types.Func {
+// FuncOf returns the function or method an expression names (f, pkg.F,
+// r.method — a function value, or a call's callee), or nil.
+func FuncOf(info *types.Info, e ast.Expr) *types.Func {
 	switch f := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		fn, _ := info.Uses[f].(*types.Func)
