@@ -175,17 +175,7 @@ func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.N
 			}
 		}
 	}
-	for _, st := range block.List {
-		if containsNode(st, node) {
-			return false
-		}
-		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
-			continue
-		}
-		if _, ret := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ret {
-			continue
-		}
+	for _, ifs := range leavingIfs(block, node, false) {
 		switch c := ast.Unparen(ifs.Cond).(type) {
 		case *ast.UnaryExpr:
 			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.isPkgFunc(call, apierrorsPkg, "IsNotFound") {
@@ -247,9 +237,22 @@ func (p *pass) absenceCheck(cond ast.Expr) bool {
 // existing[name]; ok { continue }` (LeaderWorkerSet's scalers): node runs
 // only for names the List did not find.
 func (p *pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
+	for _, ifs := range leavingIfs(block, node, true) {
+		if p.listedLookup(ifs, append(outer, block), false) {
+			return true
+		}
+	}
+	return false
+}
+
+// leavingIfs are the if statements of block before the one that holds
+// node that have no else and end in a return (or, with orContinue, a
+// continue): node runs only where each one's condition was false.
+func leavingIfs(block *ast.BlockStmt, node ast.Node, orContinue bool) []*ast.IfStmt {
+	var out []*ast.IfStmt
 	for _, st := range block.List {
 		if containsNode(st, node) {
-			return false
+			break
 		}
 		ifs, ok := st.(*ast.IfStmt)
 		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
@@ -257,18 +260,14 @@ func (p *pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.No
 		}
 		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
 		case *ast.ReturnStmt:
+			out = append(out, ifs)
 		case *ast.BranchStmt:
-			if last.Tok != token.CONTINUE {
-				continue
+			if orContinue && last.Tok == token.CONTINUE {
+				out = append(out, ifs)
 			}
-		default:
-			continue
-		}
-		if p.listedLookup(ifs, append(outer, block), false) {
-			return true
 		}
 	}
-	return false
+	return out
 }
 
 // listedLookup reports `if _, ok := m[k]; ok` (absent: `!ok`) where m is
@@ -310,8 +309,7 @@ func (p *pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool
 		if !ok || filled || r.Pos() >= ifs.Pos() {
 			return !filled
 		}
-		sel, ok := ast.Unparen(r.X).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Items" || !listed[p.objectVar(sel.X)] {
+		if !listed[p.itemsOf(r.X)] {
 			return true
 		}
 		ast.Inspect(r.Body, func(n ast.Node) bool {

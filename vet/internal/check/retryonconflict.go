@@ -17,10 +17,17 @@ func runRetryOnConflict(p *pass) {
 	statusWriters := p.lazyStatusWriters()
 	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
-		if !push || p.inTest(call) || !p.retryReported(call) {
+		if !push || p.inTest(call) {
 			return true
 		}
 		retriedFn := p.retriedFunc(call)
+		if retriedFn == nil {
+			return true
+		}
+		gets, updates, through := p.retried(retriedFn)
+		if !gets || !updates {
+			return true
+		}
 		kind := ""
 		for _, c := range calls(retriedFn) {
 			if (p.clientMethod(c) == "Update" || flow.ClientsetMethod(p.TypesInfo, c) == "Update") && len(c.Args) > 1 {
@@ -28,7 +35,6 @@ func runRetryOnConflict(p *pass) {
 			}
 		}
 		around := "Get + Update"
-		_, _, through := p.retried(retriedFn)
 		if through != "" {
 			around += " (in " + through + ", which it calls)"
 		}
@@ -216,11 +222,7 @@ func (p *pass) retriesConflicts(pred ast.Expr) bool {
 	case *ast.FuncLit:
 		body = e.Body
 	case *ast.Ident, *ast.SelectorExpr:
-		id, _ := e.(*ast.Ident)
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		}
-		fn, _ := p.TypesInfo.Uses[id].(*types.Func)
+		fn := flow.FuncOf(p.TypesInfo, e)
 		if fn == nil {
 			return false
 		}
@@ -261,18 +263,9 @@ func (p *pass) retried(fn ast.Expr) (gets, updates bool, through string) {
 	}
 	if body == nil {
 		// A function or method value: its summary.
-		var id *ast.Ident
-		switch f := ast.Unparen(fn).(type) {
-		case *ast.Ident:
-			id = f
-		case *ast.SelectorExpr:
-			id = f.Sel
-		}
-		if id != nil {
-			if obj, ok := p.TypesInfo.Uses[id].(*types.Func); ok {
-				if s := p.flow.Of(obj); s != nil {
-					return s.Gets, s.Updates, obj.Name()
-				}
+		if obj := flow.FuncOf(p.TypesInfo, fn); obj != nil {
+			if s := p.flow.Of(obj); s != nil {
+				return s.Gets, s.Updates, obj.Name()
 			}
 		}
 		return false, false, ""
@@ -312,7 +305,8 @@ func (p *pass) isStatusWriter(e ast.Expr) bool { return flow.IsStatusWriter(e) }
 // readInFunc reports whether v holds an object read from the cache
 // earlier in body: a client Get into it, a result of a function that
 // returns what it read with Get (flow's summaries), or an item of a list
-// a client List filled.
+// a client List filled (v := &list.Items[i], for _, v := range
+// list.Items).
 func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) bool {
 	if body == nil || v == nil {
 		return false
@@ -322,16 +316,6 @@ func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) b
 			return true
 		}
 	}
-	return p.readElsewhere(body, v, before) != ""
-}
-
-// readElsewhere says how v came to hold an object read from the cache
-// earlier in body other than by a Get into it: "returned by f" (f
-// returns what it read with Get), or "an item of a List" (v := &list.Items[i],
-// for _, v := range list.Items, where a client List filled list). "" for
-// neither.
-func (p *pass) readElsewhere(body *ast.BlockStmt, v *types.Var, before token.Pos) string {
-	how := ""
 	listed := p.listedVars(body, before)
 	isItem := func(e ast.Expr) bool {
 		e = ast.Unparen(e)
@@ -341,11 +325,11 @@ func (p *pass) readElsewhere(body *ast.BlockStmt, v *types.Var, before token.Pos
 		if ix, ok := e.(*ast.IndexExpr); ok {
 			e = ix.X
 		}
-		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-		return ok && sel.Sel.Name == "Items" && listed[p.objectVar(sel.X)]
+		return listed[p.itemsOf(e)]
 	}
+	read := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if how != "" || n == nil || n.Pos() >= before {
+		if read || n == nil || n.Pos() >= before {
 			return false
 		}
 		switch n := n.(type) {
@@ -355,24 +339,32 @@ func (p *pass) readElsewhere(body *ast.BlockStmt, v *types.Var, before token.Pos
 					continue
 				}
 				if len(n.Rhs) == len(n.Lhs) && isItem(n.Rhs[i]) {
-					how = "an item of a List"
+					read = true
 				}
 				if len(n.Rhs) == 1 {
 					if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
 						if s := p.flow.Of(p.callee(c)); s != nil && slices.Contains(s.ReturnsRead, i) {
-							how = "returned by " + p.callee(c).Name()
+							read = true
 						}
 					}
 				}
 			}
 		case *ast.RangeStmt:
 			if n.Value != nil && p.objectVar(n.Value) == v && isItem(n.X) {
-				how = "an item of a List"
+				read = true
 			}
 		}
-		return how == ""
+		return !read
 	})
-	return how
+	return read
+}
+
+// itemsOf is the variable whose items e names (list.Items), or nil.
+func (p *pass) itemsOf(e ast.Expr) *types.Var {
+	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
+		return p.objectVar(sel.X)
+	}
+	return nil
 }
 
 // listedVars are the variables of body a client List filled before pos.

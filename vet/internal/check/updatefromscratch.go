@@ -106,10 +106,10 @@ func (p *pass) listedItems(body *ast.BlockStmt, e ast.Expr, pos token.Pos) (kind
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = ast.Unparen(u.X)
 	}
-	if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
-		e = sel.X
+	v := p.itemsOf(e)
+	if v == nil {
+		v = p.objectVar(e)
 	}
-	v := p.objectVar(e)
 	if v == nil || !p.listedVars(body, pos)[v] {
 		return "", false
 	}
