@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/internal/gosrc"
 )
 
 // packageSet is a run's one loader: one file set and the packages loaded
@@ -245,7 +247,7 @@ func (s *packageSet) check(p, dep *packages.Package) {
 	conf := types.Config{
 		FakeImportC: true,
 		Sizes:       types.SizesFor("gc", goarch()),
-		Importer: importerFunc(func(path string) (*types.Package, error) {
+		Importer: gosrc.ImporterFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
 				return types.Unsafe, nil
 			}

@@ -385,7 +385,7 @@ func (p *listed) checkConfig(sizes types.Sizes, errs *[]packages.Error, lookup f
 		IgnoreFuncBodies: p.DepOnly,
 		FakeImportC:      true,
 		Sizes:            sizes,
-		Importer: importerFunc(func(path string) (*types.Package, error) {
+		Importer: gosrc.ImporterFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
 				return types.Unsafe, nil
 			}
@@ -491,10 +491,6 @@ func linkListed(fset *token.FileSet, list []*listed, files [][]*ast.File, checke
 	sort.Slice(roots, func(i, j int) bool { return roots[i].PkgPath < roots[j].PkgPath })
 	return roots
 }
-
-type importerFunc func(path string) (*types.Package, error)
-
-func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // goarch is the architecture go list and the compiler use.
 func goarch() string {

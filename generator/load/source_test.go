@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ssagen/ssagen/internal/gosrc"
 )
 
 const trickySource = `package p
@@ -64,7 +66,7 @@ func scopeOf(t *testing.T, src []byte, strip bool) string {
 	if strip {
 		dropInitializers(f)
 	}
-	conf := types.Config{IgnoreFuncBodies: true, Importer: importerFunc(func(path string) (*types.Package, error) {
+	conf := types.Config{IgnoreFuncBodies: true, Importer: gosrc.ImporterFunc(func(path string) (*types.Package, error) {
 		return types.NewPackage(path, "strings"), nil
 	}), Error: func(error) {}}
 	pkg, _ := conf.Check("p", fset, []*ast.File{f}, nil)

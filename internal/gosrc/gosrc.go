@@ -2,7 +2,10 @@
 // generator's loader and vet's driver ask.
 package gosrc
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/types"
+)
 
 // Qualifiers returns the names used as the left side of a selector
 // (x in x.Y) anywhere under n: the package names a file still uses.
@@ -18,3 +21,10 @@ func Qualifiers(n ast.Node) map[string]bool {
 	})
 	return used
 }
+
+// ImporterFunc is a function as a types.Importer: the loader's and vet's
+// type-checks both import through one.
+type ImporterFunc func(path string) (*types.Package, error)
+
+// Import implements types.Importer.
+func (f ImporterFunc) Import(path string) (*types.Package, error) { return f(path) }

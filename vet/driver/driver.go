@@ -30,6 +30,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ssagen/ssagen/internal/gomod"
+	"github.com/ssagen/ssagen/internal/gosrc"
 	"github.com/ssagen/ssagen/vet"
 )
 
@@ -319,7 +320,7 @@ func checkFromSource(p *packages.Package, exported map[*packages.Package]*types.
 		FileVersions: map[*ast.File]string{},
 	}
 	conf := types.Config{
-		Importer: importerFunc(func(path string) (*types.Package, error) {
+		Importer: gosrc.ImporterFunc(func(path string) (*types.Package, error) {
 			if imp := p.Imports[path]; imp != nil && exported[imp] != nil {
 				return exported[imp], nil
 			}
@@ -334,10 +335,6 @@ func checkFromSource(p *packages.Package, exported map[*packages.Package]*types.
 	}
 	p.Types, p.TypesInfo, p.Syntax = checked, info, files
 }
-
-type importerFunc func(path string) (*types.Package, error)
-
-func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // explain says what a load error means where go list's words mislead: a
 // pattern inside a nested module is not "missing", it belongs to another
