@@ -2,6 +2,8 @@ package ensure
 
 import (
 	"bytes"
+
+	"k8s.io/apimachinery/pkg/api/equality"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -91,4 +93,38 @@ func ownedFields(obj client.Object, fieldManager string) *fieldpath.Set {
 		}
 	}
 	return out
+}
+
+// FieldsChanged is a predicate for Owns() and Watches() that passes an
+// update only when read gives different values for the old and the new
+// object (equality.Semantic), or when a deletion starts: the updates of a
+// child that change nothing its owner's reconciler reads — a kubelet's
+// other status writes of a pod start — no longer requeue the owner.
+// Creations, deletions, generic events and objects that are not a T pass.
+//
+// read lists what the reconciler reads of a T, as a slice of the fields:
+//
+//	Owns(&corev1.Pod{}, builder.WithPredicates(ensure.FieldsChanged(func(pod *corev1.Pod) any {
+//		return []any{pod.OwnerReferences, pod.Status.Phase, pod.Status.Conditions}
+//	})))
+//
+// ssagen vet -fix writes it for an Owns() whose child's status churns,
+// listing what the package's reconciler reads of the kind; keep the list
+// in step when the reconciler reads more. Unlike OwnedFieldsChanged it
+// needs no field manager, so it also judges children that were created
+// with Create and are only read since.
+func FieldsChanged[T client.Object](read func(T) any) predicate.Funcs {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			before, ok1 := e.ObjectOld.(T)
+			after, ok2 := e.ObjectNew.(T)
+			if !ok1 || !ok2 {
+				return true
+			}
+			if (before.GetDeletionTimestamp() == nil) != (after.GetDeletionTimestamp() == nil) {
+				return true
+			}
+			return !equality.Semantic.DeepEqual(read(before), read(after))
+		},
+	}
 }

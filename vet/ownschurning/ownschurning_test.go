@@ -13,3 +13,12 @@ import (
 func TestAnalyzer(t *testing.T) {
 	vettest.Run(t, ownschurning.Analyzer, "example.com/ownschurning")
 }
+
+// TestFix: -fix gives the Owns() the predicate of what the reconciler's
+// Reconcile reaches reads of the pod — fields, getters through an
+// interface, metav1.GetControllerOf, a pointer field read whole — joined
+// to the predicates it has; declined, with the reason, for a pod handed
+// to another package's function or its resourceVersion read.
+func TestFix(t *testing.T) {
+	vettest.RunWithSuggestedFixes(t, ownschurning.Analyzer, "example.com/ownsread")
+}

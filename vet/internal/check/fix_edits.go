@@ -73,6 +73,9 @@ func (f *fixer) qualify(pkg *types.Package, suffix string) string {
 		if imp.Name != nil {
 			name = imp.Name.Name
 		}
+		if name == "_" || name == "." {
+			continue // not a name to refer to it by
+		}
 		f.imports[pkg.Path()] = name
 		return name
 	}

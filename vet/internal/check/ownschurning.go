@@ -73,10 +73,14 @@ func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		pos = sel.Sel.Pos()
 	}
-	p.report(diag(pos, contract.CategoryOwnsChurning,
+	d := diag(pos, contract.CategoryOwnsChurning,
 		"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
-		"add builder.WithPredicates("+contract.OwnedChanges(kind)+"(c)), c the ensure.NewClient your reconciler writes through, from the helpers ssagen generates (--ensure-kinds), plus a check of the status fields you mirror",
-		ensures(kind, false)))
+		"add builder.WithPredicates(ensure."+fieldsChanged+"(...)) listing what the reconciler reads of the "+kind+" (-fix writes it), or "+
+			contract.OwnedChanges(kind)+"(c) when the reconciler applies the "+kind+" with the helpers ssagen generates (--ensure-kinds)",
+		ensures(kind, false))
+	var why string
+	d.SuggestedFixes, why = p.ownsChurningFix(call, fn, stack)
+	p.report(withWhy(d, why))
 }
 
 // writtenByOthers are kinds other controllers keep writing: the churning

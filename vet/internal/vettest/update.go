@@ -26,6 +26,9 @@ func writeGoldens(t *testing.T, results []*analysistest.Result) {
 	}
 	byFile := map[string][]edit{}
 	for _, r := range results {
+		if r.Pass == nil {
+			continue // the analysis failed; Run reported why
+		}
 		fset := r.Pass.Fset
 		for _, d := range r.Diagnostics {
 			for _, sf := range d.SuggestedFixes {

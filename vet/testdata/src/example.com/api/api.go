@@ -4,9 +4,11 @@ package api
 type ObjectMeta struct {
 	Name, Namespace, GenerateName, ResourceVersion string
 	Labels                                         map[string]string
+	OwnerReferences                                []string
 }
 
-func (m *ObjectMeta) GetName() string { return m.Name }
+func (m *ObjectMeta) GetName() string              { return m.Name }
+func (m *ObjectMeta) GetLabels() map[string]string { return m.Labels }
 
 type Role struct {
 	ObjectMeta
@@ -21,7 +23,11 @@ type Pod struct {
 	ObjectMeta
 	Status PodStatus
 }
-type PodStatus struct{ Phase string }
+type PodStatus struct {
+	Phase      string
+	Conditions []string
+	Host       *string
+}
 type PodList struct{ Items []Pod }
 type Deployment struct{ ObjectMeta }
 type Service struct{ ObjectMeta }

@@ -1,6 +1,11 @@
 // Package ensure is a stub of ssagen's runtime for analyzer tests.
 package ensure
 
+import "sigs.k8s.io/controller-runtime/pkg/predicate"
+
+// FieldsChanged stands for the runtime's predicate of what a reconciler reads.
+func FieldsChanged[T any](read func(T) any) predicate.Funcs { return predicate.Funcs{} }
+
 type ApplyOption func()
 
 type Result string

@@ -1,0 +1,112 @@
+// Package ownsread: the owns-churning fix lists what the reconciler
+// reads of the owned kind.
+package ownsread
+
+import (
+	"context"
+	"fmt"
+
+	"example.com/api"
+	"example.com/podutil"
+	_ "github.com/ssagen/ssagen/ensure"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+)
+
+type SandboxReconciler struct{ client.Client }
+
+func (r *SandboxReconciler) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, key, pod); err != nil {
+		return err
+	}
+	if owned(pod) && ready(pod) {
+		fmt.Println("pod", pod.Name, "is", pod.Status.Phase)
+	}
+	return nil
+}
+
+// ready reads the conditions and the host, a pointer read whole.
+func ready(pod *api.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c == "Ready" {
+			return pod.Status.Host != nil
+		}
+	}
+	return false
+}
+
+// owned reads through the object interface: its getters, and what
+// metav1.GetControllerOf reads.
+func owned(obj labeled) bool {
+	return metav1.GetControllerOf(obj) != nil && obj.GetLabels()["app"] != ""
+}
+
+type labeled interface {
+	client.Object
+	GetLabels() map[string]string
+}
+
+// Unreached from Reconcile: what it reads is not listed.
+func (r *SandboxReconciler) unused(pod *api.Pod) bool { return pod.Status.Phase == "" }
+
+func (r *SandboxReconciler) SetupWithManager(b *builder.Builder) {
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}) // want `Owns\(&Pod\{\}\) without a predicate`
+}
+
+// The fix joins the predicates the Owns() has.
+type LabeledReconciler struct{ client.Client }
+
+func (r *LabeledReconciler) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	var pods api.PodList
+	if err := r.List(ctx, &pods); err != nil {
+		return err
+	}
+	for _, p := range pods.Items {
+		fmt.Println(p.ObjectMeta.Labels)
+	}
+	return nil
+}
+
+func (r *LabeledReconciler) SetupWithManager(b *builder.Builder) {
+	labeled := predicate.NewPredicateFuncs(func(o client.Object) bool { return true })
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}, builder.WithPredicates(labeled)) // want `Owns\(&Pod\{\}\) with predicates that pass every status write`
+}
+
+// Declined: the pod goes to a function of another package.
+type OpaqueReconciler struct{ client.Client }
+
+func (r *OpaqueReconciler) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, key, pod); err != nil {
+		return err
+	}
+	if podutil.Ready(pod) {
+		return nil
+	}
+	return nil
+}
+
+func (r *OpaqueReconciler) SetupWithManager(b *builder.Builder) {
+	b.For(&api.Role{}).Owns(&api.Pod{}) // want `Owns\(&Pod\{\}\) without a predicate.*no automatic fix: the reconciler hands a Pod to Ready \(.*r.go:\d+:\d+\), whose reads vet cannot list`
+}
+
+// Declined: the reconciler reads the resourceVersion.
+type VersionReconciler struct{ client.Client }
+
+func (r *VersionReconciler) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	pod := &api.Pod{}
+	if err := r.Get(ctx, key, pod); err != nil {
+		return err
+	}
+	fmt.Println(pod.ResourceVersion)
+	return nil
+}
+
+func (r *VersionReconciler) SetupWithManager(b *builder.Builder) {
+	b.For(&api.Role{}).Owns(&api.Pod{}) // want `no automatic fix: the reconciler reads the ResourceVersion of a Pod`
+}
