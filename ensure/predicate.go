@@ -128,3 +128,18 @@ func FieldsChanged[T client.Object](read func(T) any) predicate.Funcs {
 		},
 	}
 }
+
+// Each is what read gives for each item of items: in a FieldsChanged
+// list, the fields a reconciler reads of each item of a slice, so that a
+// change to another field of an item does not pass —
+//
+//	ensure.Each(pod.Status.Conditions, func(c corev1.PodCondition) any { return []any{c.Status, c.Type} })
+//
+// compares the conditions' types and statuses, not their probe times.
+func Each[E any](items []E, read func(E) any) []any {
+	out := make([]any, len(items))
+	for i, item := range items {
+		out[i] = read(item)
+	}
+	return out
+}

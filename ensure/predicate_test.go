@@ -55,3 +55,22 @@ func TestFieldsChanged(t *testing.T) {
 		t.Error("a create, delete or generic event was dropped")
 	}
 }
+
+// TestFieldsChangedEach: the conditions compared by type and status only,
+// as a reconciler reading them item by item does.
+func TestFieldsChangedEach(t *testing.T) {
+	pred := ensure.FieldsChanged(func(pod *corev1.Pod) any {
+		return []any{ensure.Each(pod.Status.Conditions, func(c corev1.PodCondition) any { return []any{c.Status, c.Type} })}
+	})
+	pod := func(status corev1.ConditionStatus, probed int64) *corev1.Pod {
+		return &corev1.Pod{Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{
+			Type: corev1.PodReady, Status: status, LastProbeTime: metav1.Unix(probed, 0),
+		}}}}
+	}
+	if pred.Update(event.UpdateEvent{ObjectOld: pod(corev1.ConditionFalse, 1), ObjectNew: pod(corev1.ConditionFalse, 2)}) {
+		t.Error("a probe time change passed")
+	}
+	if !pred.Update(event.UpdateEvent{ObjectOld: pod(corev1.ConditionFalse, 1), ObjectNew: pod(corev1.ConditionTrue, 1)}) {
+		t.Error("a status change was dropped")
+	}
+}

@@ -37,6 +37,19 @@ work=${SEEDS_WORK:-$root/.cache/seeds}
 mkdir -p "$work"
 assets=$(bash "$root/hack/envtest-assets.sh" | tail -n1)
 bin=$work/ssagen
+
+# vetfix PKGS: ssagen vet -fix, printing its summary; a run that ends
+# without one (a panic, a load error) prints its end and stops the script.
+vetfix() {
+  local out
+  out=$("$bin" vet -fix "$@" 2>&1) || true
+  if ! grep -q '^ssagen vet -fix' <<<"$out"; then
+    tail -n 30 <<<"$out"
+    echo "ssagen vet -fix ended without its summary" >&2
+    return 1
+  fi
+  sed -n '/^ssagen vet -fix/,$p' <<<"$out"
+}
 (cd "$root" && go build -o "$bin" ./cmd/ssagen)
 
 say() { printf '\n== %s\n' "$*"; }
@@ -108,7 +121,7 @@ kargo() {
   go build ./pkg/ssa/... && echo "helpers build"
 
   say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
-  "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+  vetfix $pkgs
 
   say "the sites -fix declined, rewritten by hand (hack/seeds/kargo-seams.py; docs/seeds.md)"
   python3 "$root/hack/seeds/kargo-seams.py"
@@ -116,7 +129,7 @@ kargo() {
   git diff --stat -- pkg/controller
 
   say "ssagen vet -fix again, the tests of the two direct sites moved"
-  "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+  vetfix $pkgs
 
   say "Kargo: after"
   health $pkgs
@@ -168,7 +181,7 @@ nso() {
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
 
   say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
-  "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+  vetfix $pkgs
 
   say "the HTTPProxy controller's sites rewritten by hand (hack/seeds/nso-rewrite.py; docs/seeds.md)"
   python3 "$root/hack/seeds/nso-rewrite.py"
@@ -207,11 +220,9 @@ agentsandbox() {
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
 
   say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
-  "$bin" vet -fix $pkgs 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+  vetfix $pkgs
 
-  say "the watches -fix declines rewritten by hand (hack/seeds/agentsandbox-rewrite.py; docs/seeds.md)"
-  python3 "$root/hack/seeds/agentsandbox-rewrite.py"
-  gofmt -w controllers
+  echo "not gofmt'd after -fix: $(gofmt -l controllers | wc -l) files"
   git diff --stat -- controllers
 
   say "agent-sandbox: after"

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -45,11 +46,12 @@ func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 	if rt == nil {
 		return nil, "ssagen's runtime (" + contract.RuntimePkg + ") is not in the module: generate the helpers first (ssagen generate)"
 	}
-	if rt.Scope().Lookup(fieldsChanged) == nil {
+	// Seen only through the helpers' export data, the package holds just
+	// what they use: the fix is then written, and type-checked by -fix.
+	if rt.Complete() && rt.Scope().Lookup(fieldsChanged) == nil {
 		return nil, "the module's ssagen runtime predates ensure." + fieldsChanged + ": go get " + contract.RuntimePkg + "@latest"
 	}
-	withPreds, ok := owns.Pkg().Scope().Lookup("WithPredicates").(*types.Func)
-	if !ok {
+	if _, ok := owns.Pkg().Scope().Lookup("WithPredicates").(*types.Func); !ok && owns.Pkg().Complete() {
 		return nil, owns.Pkg().Path() + " has no WithPredicates"
 	}
 	file := fileOf(stack)
@@ -63,18 +65,37 @@ func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	v := strings.ToLower(kind.Obj().Name()[:1]) + kind.Obj().Name()[1:]
 	fields := make([]string, len(paths))
-	for i, path := range paths {
-		fields[i] = v + "." + path
+	for i, read := range paths {
+		fields[i] = v + "." + read.path
+		if read.elem != nil && (!rt.Complete() || rt.Scope().Lookup("Each") != nil) {
+			// The items' fields: ensure.Each(pod.Status.Conditions, func(c corev1.PodCondition) any { ... }).
+			item := itemName(read.elem.Obj().Name())
+			if item == v {
+				item += "2"
+			}
+			of := make([]string, len(read.fields))
+			for j, f := range read.fields {
+				of[j] = item + "." + f
+			}
+			fields[i] = fmt.Sprintf("%s.Each(%s, func(%s %s.%s) any { return []any{%s} })", f.qualify(rt, ""), fields[i],
+				item, f.qualify(read.elem.Obj().Pkg(), ""), read.elem.Obj().Name(), strings.Join(of, ", "))
+		}
 	}
-	indent := lineIndent(p, file, call.Pos())
-	pred := fmt.Sprintf("%s.%s(func(%s *%s.%s) any {\n%s\treturn []any{%s}\n%s})",
+	indent := call.Pos()
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		indent = sel.Sel.Pos() // the line of .Owns( in a chain
+	}
+	pred := fmt.Sprintf("%s.%s(func(%s *%s.%s) any {\n%sreturn []any{%s}\n%s})",
 		f.qualify(rt, ""), fieldsChanged, v, f.qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
-		indent, strings.Join(fields, ", "), indent)
+		lineIndent(p, stack, indent)+"\t", strings.Join(fields, ", "), lineIndent(p, stack, indent))
 
 	var edit analysis.TextEdit
 	for _, opt := range call.Args[1:] {
 		oc, ok := ast.Unparen(opt).(*ast.CallExpr)
-		if !ok || p.callee(oc) != withPreds || oc.Ellipsis.IsValid() {
+		if !ok || oc.Ellipsis.IsValid() {
+			continue
+		}
+		if fn := p.callee(oc); fn == nil || fn.Name() != "WithPredicates" || fn.Pkg() != owns.Pkg() {
 			continue
 		}
 		text := pred
@@ -118,44 +139,71 @@ func (p *pass) runtimePkg() *types.Package {
 	return nil
 }
 
-// lineIndent is the leading white space of pos's line.
-func lineIndent(p *pass, file *ast.File, pos token.Pos) string {
-	tf := p.Fset.File(pos)
-	content, err := p.ReadFile(tf.Name())
-	if err != nil {
-		return "\t"
+// lineIndent is the indentation of pos's line, as gofmt writes it (a
+// tab per level): the column of the first node of the line, among those
+// of the innermost declaration around it.
+func lineIndent(p *pass, stack []ast.Node, pos token.Pos) string {
+	line, col := p.Fset.Position(pos).Line, p.Fset.Position(pos).Column
+	var decl ast.Node
+	for _, n := range stack {
+		if _, ok := n.(ast.Decl); ok {
+			decl = n
+		}
 	}
-	start := tf.Offset(tf.LineStart(tf.Line(pos)))
-	end := start
-	for end < len(content) && (content[end] == '\t' || content[end] == ' ') {
-		end++
+	if decl != nil {
+		ast.Inspect(decl, func(n ast.Node) bool {
+			if n == nil {
+				return false
+			}
+			if at := p.Fset.Position(n.Pos()); at.Line == line && at.Column < col {
+				col = at.Column
+			}
+			return p.Fset.Position(n.Pos()).Line <= line
+		})
 	}
-	return string(content[start:end])
+	return strings.Repeat("\t", col-1)
 }
 
 // readsOf lists the fields of kind that the reconciler reads, as Go
 // selector paths (Status.Phase, Labels), sorted, the owner references
-// always among them; or why they cannot be listed. The reconciler is the
+// always among them, a slice only ranged over by the fields read of its
+// items; or why they cannot be listed. The reconciler is the
 // functions of the package that recv's Reconcile reaches (all of the
 // package's when recv has none); a read is a field selected from an
 // object of the kind, a getter of its metadata (GetLabels), or a
 // function known to read some of it (metav1.GetControllerOf). An object
 // of the kind, or a list of them, handed to a function whose reads vet
 // cannot see, or read whole, declines.
-func (p *pass) readsOf(kind *types.Named, recv types.Type) ([]string, string) {
-	r := &kindReads{p: p, kind: kind, paths: map[string]bool{"OwnerReferences": true}}
+func (p *pass) readsOf(kind *types.Named, recv types.Type) ([]fieldRead, string) {
+	r := &kindReads{p: p, kind: kind, paths: map[string]bool{"OwnerReferences": true}, items: map[string]*itemReads{}, whole: map[string]bool{}}
 	for _, fd := range p.reconcilerFuncs(recv) {
 		r.inspect(fd.Body, nil)
 		if r.why != "" {
 			return nil, r.why
 		}
 	}
-	paths := make([]string, 0, len(r.paths))
+	reads := make([]fieldRead, 0, len(r.paths))
 	for path := range r.paths {
-		paths = append(paths, path)
+		fr := fieldRead{path: path}
+		if it := r.items[path]; it != nil && !r.whole[path] {
+			fr.elem = it.elem
+			for f := range it.fields {
+				fr.fields = append(fr.fields, f)
+			}
+			sort.Strings(fr.fields)
+		}
+		reads = append(reads, fr)
 	}
-	sort.Strings(paths)
-	return paths, ""
+	sort.Slice(reads, func(i, j int) bool { return reads[i].path < reads[j].path })
+	return reads, ""
+}
+
+// fieldRead is a field path the reconciler reads; of a slice read item by
+// item, the item type and the fields read of each.
+type fieldRead struct {
+	path   string
+	elem   *types.Named
+	fields []string
 }
 
 // reconcilerFuncs are the declarations of the package (outside tests)
@@ -235,6 +283,10 @@ type kindReads struct {
 	p     *pass
 	kind  *types.Named
 	paths map[string]bool
+	// items are the slice paths read only item by item, by the fields
+	// read of each; whole are those read otherwise.
+	items map[string]*itemReads
+	whole map[string]bool
 	why   string
 	// params are the interface parameters of the package's functions
 	// that an object of the kind is handed to, followed once each.
@@ -248,6 +300,9 @@ func (r *kindReads) of(t types.Type) bool {
 
 // holds reports t as a slice, map or list of the kind's objects.
 func (r *kindReads) holds(t types.Type) bool {
+	if t == nil {
+		return false // a package name, a label
+	}
 	switch t := deref(t).Underlying().(type) {
 	case *types.Slice:
 		return r.of(t.Elem())
@@ -351,11 +406,38 @@ func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
 
 // field records the path sel starts, extended through the selectors
 // around it while they select fields of a value (never through a
-// pointer: the predicate must not dereference nil).
+// pointer: the predicate must not dereference nil). A slice of structs
+// that is only ranged over, its items' fields read, is recorded by those
+// fields (fieldsOfItems).
 func (r *kindReads) field(sel *ast.SelectorExpr, stack []ast.Node) {
+	path, cur, i := r.chain(sel, stack)
+	full := strings.TrimPrefix(strings.Join(path, "."), "ObjectMeta.")
+	if rs, ok := stackAt(stack, i).(*ast.RangeStmt); ok && rs.X == cur {
+		if elem, fields, ok := r.fieldsOfItems(rs); ok {
+			r.read(full, sel)
+			if r.items[full] == nil && !r.whole[full] {
+				r.items[full] = &itemReads{elem: elem, fields: map[string]bool{}}
+			}
+			if it := r.items[full]; it != nil {
+				for f := range fields {
+					it.fields[f] = true
+				}
+			}
+			return
+		}
+	}
+	r.whole[full] = true
+	delete(r.items, full)
+	r.read(full, sel)
+}
+
+// chain is the path of field names from sel outwards, the outermost
+// selector, and the index in stack of the node around it (-1: none).
+func (r *kindReads) chain(sel *ast.SelectorExpr, stack []ast.Node) ([]string, ast.Expr, int) {
 	path := []string{sel.Sel.Name}
 	cur := ast.Expr(sel)
-	for i := len(stack) - 1; i >= 0; i-- {
+	i := len(stack) - 1
+	for ; i >= 0; i-- {
 		outer, ok := stack[i].(*ast.SelectorExpr)
 		if !ok || outer.X != cur {
 			break
@@ -369,7 +451,69 @@ func (r *kindReads) field(sel *ast.SelectorExpr, stack []ast.Node) {
 		path = append(path, outer.Sel.Name)
 		cur = outer
 	}
-	r.read(strings.Join(path, "."), sel)
+	return path, cur, i
+}
+
+func stackAt(stack []ast.Node, i int) ast.Node {
+	if i < 0 || i >= len(stack) {
+		return nil
+	}
+	return stack[i]
+}
+
+// itemReads are the fields read of the items of a slice of structs.
+type itemReads struct {
+	elem   *types.Named
+	fields map[string]bool
+}
+
+// fieldsOfItems are the fields read of the items a range statement walks,
+// a slice of a named struct: each use of its value variable selecting a
+// field path. Not ok when an item is used otherwise, or indexed.
+func (r *kindReads) fieldsOfItems(rs *ast.RangeStmt) (*types.Named, map[string]bool, bool) {
+	sl, ok := r.p.TypesInfo.TypeOf(rs.X).Underlying().(*types.Slice)
+	if !ok {
+		return nil, nil, false
+	}
+	elem, ok := types.Unalias(sl.Elem()).(*types.Named)
+	if !ok || elem.Obj().Pkg() == nil {
+		return nil, nil, false
+	}
+	if _, ok := elem.Underlying().(*types.Struct); !ok {
+		return nil, nil, false
+	}
+	id, ok := rs.Value.(*ast.Ident)
+	if !ok || rs.Value == nil {
+		return nil, nil, false // items read by index, or not at all: whole
+	}
+	v, _ := r.p.TypesInfo.Defs[id].(*types.Var)
+	if v == nil {
+		return nil, nil, false
+	}
+	fields := map[string]bool{}
+	ok = true
+	var stack []ast.Node
+	ast.Inspect(rs.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if use, isID := n.(*ast.Ident); isID && r.p.TypesInfo.Uses[use] == v {
+			sel, isSel := stackAt(stack, len(stack)-1).(*ast.SelectorExpr)
+			if s := r.p.TypesInfo.Selections[sel]; !isSel || s == nil || s.Kind() != types.FieldVal {
+				ok = false
+			} else {
+				path, _, _ := r.chain(sel, stack[:len(stack)-1])
+				fields[strings.Join(path, ".")] = true
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+	if !ok || len(fields) == 0 {
+		return nil, nil, false
+	}
+	return elem, fields, true
 }
 
 // read records a path read at n: nothing for identity fields; declined
@@ -598,4 +742,16 @@ func (r *kindReads) handed(e ast.Expr, stack []ast.Node) {
 			return
 		}
 	}
+}
+
+// itemName names an item of a slice in a predicate: the first letter of
+// its type name's last word (PodCondition: c).
+func itemName(typeName string) string {
+	last := 0
+	for i := 1; i < len(typeName); i++ {
+		if unicode.IsUpper(rune(typeName[i])) && unicode.IsLower(rune(typeName[i-1])) {
+			last = i
+		}
+	}
+	return strings.ToLower(typeName[last : last+1])
 }

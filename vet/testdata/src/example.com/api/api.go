@@ -25,9 +25,10 @@ type Pod struct {
 }
 type PodStatus struct {
 	Phase      string
-	Conditions []string
+	Conditions []PodCondition
 	Host       *string
 }
+type PodCondition struct{ Type, Status, Reason string }
 type PodList struct{ Items []Pod }
 type Deployment struct{ ObjectMeta }
 type Service struct{ ObjectMeta }

@@ -25,14 +25,20 @@ func (r *SandboxReconciler) Reconcile(ctx context.Context, key client.ObjectKey)
 	if owned(pod) && ready(pod) {
 		fmt.Println("pod", pod.Name, "is", pod.Status.Phase)
 	}
+	_ = key // blank, labels and keys have no type
+outer:
+	for range 2 {
+		break outer
+	}
 	return nil
 }
 
-// ready reads the conditions and the host, a pointer read whole.
+// ready reads the conditions' types and statuses, item by item, and the
+// host, a pointer read whole.
 func ready(pod *api.Pod) bool {
 	for _, c := range pod.Status.Conditions {
-		if c == "Ready" {
-			return pod.Status.Host != nil
+		if c.Type == "Ready" {
+			return c.Status == "True" && pod.Status.Host != nil
 		}
 	}
 	return false
@@ -67,6 +73,10 @@ func (r *LabeledReconciler) Reconcile(ctx context.Context, key client.ObjectKey)
 	}
 	for _, p := range pods.Items {
 		fmt.Println(p.ObjectMeta.Labels)
+		for _, c := range p.Status.Conditions {
+			fmt.Println(c.Reason)
+		}
+		fmt.Println(len(p.Status.Conditions)) // the conditions read whole, too
 	}
 	return nil
 }

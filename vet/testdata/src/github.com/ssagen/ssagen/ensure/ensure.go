@@ -6,6 +6,9 @@ import "sigs.k8s.io/controller-runtime/pkg/predicate"
 // FieldsChanged stands for the runtime's predicate of what a reconciler reads.
 func FieldsChanged[T any](read func(T) any) predicate.Funcs { return predicate.Funcs{} }
 
+// Each stands for the runtime's projection of a slice's items.
+func Each[E any](items []E, read func(E) any) []any { return nil }
+
 type ApplyOption func()
 
 type Result string
