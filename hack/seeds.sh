@@ -266,7 +266,7 @@ unseen() {
   go build ./internal/ssa/... && go vet ./internal/ssa/... && echo "helpers build and vet"
 
   say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
-  "$bin" vet -fix "${ps[@]}" 2>&1 | sed -n '/^ssagen vet -fix/,$p' || true
+  vetfix "${ps[@]}"
 
   say "$name: after"
   health "${ps[@]}"

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
@@ -386,7 +387,7 @@ func (r *kindReads) use(e ast.Expr, stack []ast.Node) {
 		case hasKey(getters, name):
 			r.read(getters[name], parent)
 		default:
-			r.why = fmt.Sprintf("the reconciler calls %s on a %s (%s), whose reads vet cannot list", name, r.kind.Obj().Name(), p.Fset.Position(parent.Pos()))
+			r.why = fmt.Sprintf("the reconciler calls %s on a %s (%s), whose reads vet cannot list", name, r.kind.Obj().Name(), p.at(parent.Pos()))
 		}
 	case *ast.CallExpr:
 		for i, a := range parent.Args {
@@ -397,7 +398,7 @@ func (r *kindReads) use(e ast.Expr, stack []ast.Node) {
 		}
 	case *ast.AssignStmt, *ast.ValueSpec, *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt:
 		if r.intoInterface(e, parent, stack) {
-			r.why = fmt.Sprintf("a %s is held as an interface (%s): vet cannot list what is read of it", r.kind.Obj().Name(), p.Fset.Position(e.Pos()))
+			r.why = fmt.Sprintf("a %s is held as an interface (%s): vet cannot list what is read of it", r.kind.Obj().Name(), p.at(e.Pos()))
 		}
 	}
 }
@@ -525,7 +526,7 @@ func (r *kindReads) read(path string, n ast.Node) {
 	case path == "" || identity[first]:
 	case first == "ResourceVersion" || first == "ManagedFields" || path == "ObjectMeta" || path == "Status":
 		r.why = fmt.Sprintf("the reconciler reads the %s of a %s (%s), which changes on every write: a predicate would pass them all",
-			path, r.kind.Obj().Name(), r.p.Fset.Position(n.Pos()))
+			path, r.kind.Obj().Name(), r.p.at(n.Pos()))
 	default:
 		r.paths[path] = true
 	}
@@ -604,7 +605,7 @@ func (r *kindReads) argument(call *ast.CallExpr, i int, e ast.Expr) {
 	if callee == "" {
 		callee = "a function value"
 	}
-	r.why = fmt.Sprintf("the reconciler hands %s to %s (%s), whose reads vet cannot list", what, callee, p.Fset.Position(call.Pos()))
+	r.why = fmt.Sprintf("the reconciler hands %s to %s (%s), whose reads vet cannot list", what, callee, p.at(call.Pos()))
 }
 
 // paramAt is the parameter the i-th argument of a call of sig binds.
@@ -754,4 +755,11 @@ func itemName(typeName string) string {
 		}
 	}
 	return strings.ToLower(typeName[last : last+1])
+}
+
+// at is pos as a reason names it: the file's base name, line and column
+// (the finding's own position names the package).
+func (p *pass) at(pos token.Pos) string {
+	at := p.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d:%d", filepath.Base(at.Filename), at.Line, at.Column)
 }
