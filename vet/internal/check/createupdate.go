@@ -255,19 +255,38 @@ func leavingIfs(block *ast.BlockStmt, node ast.Node, orContinue bool) []*ast.IfS
 			break
 		}
 		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
+		if !ok {
 			continue
 		}
-		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
-		case *ast.ReturnStmt:
-			out = append(out, ifs)
-		case *ast.BranchStmt:
-			if orContinue && last.Tok == token.CONTINUE {
-				out = append(out, ifs)
+		// An if, or a chain of else ifs, every branch of which leaves but
+		// a last else: past it, every condition was false
+		// (`if err == nil { return } else if !IsNotFound(err) { return }`).
+		var chain []*ast.IfStmt
+		for cur := ifs; cur != nil; {
+			if !leaves(cur.Body, orContinue) {
+				chain = nil
+				break
 			}
+			chain = append(chain, cur)
+			cur, _ = cur.Else.(*ast.IfStmt)
 		}
+		out = append(out, chain...)
 	}
 	return out
+}
+
+// leaves reports a block whose last statement returns (or continues).
+func leaves(body *ast.BlockStmt, orContinue bool) bool {
+	if len(body.List) == 0 {
+		return false
+	}
+	switch last := body.List[len(body.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return orContinue && last.Tok == token.CONTINUE
+	}
+	return false
 }
 
 // listedLookup reports `if _, ok := m[k]; ok` (absent: `!ok`) where m is
