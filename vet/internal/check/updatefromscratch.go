@@ -205,12 +205,25 @@ func builtFromLiteral(p *pass, body *ast.BlockStmt, v *types.Var) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if ok {
 			for i, l := range as.Lhs {
-				if id, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == v && i < len(as.Rhs) {
-					e := ast.Unparen(as.Rhs[i])
-					if u, ok := e.(*ast.UnaryExpr); ok {
-						e = u.X
-					}
-					if _, ok := e.(*ast.CompositeLit); ok {
+				id, ok := l.(*ast.Ident)
+				if !ok || p.TypesInfo.ObjectOf(id) != v {
+					continue
+				}
+				rhs, result := as.Rhs[0], i // x, err := newX(...)
+				if len(as.Rhs) == len(as.Lhs) {
+					rhs, result = as.Rhs[i], 0
+				}
+				e := ast.Unparen(rhs)
+				if u, ok := e.(*ast.UnaryExpr); ok {
+					e = u.X
+				}
+				switch e := e.(type) {
+				case *ast.CompositeLit:
+					found = true
+				case *ast.CallExpr:
+					// A constructor of the module that returns what it
+					// built (flow's summary).
+					if s := p.flow.Of(p.callee(e)); s != nil && slices.Contains(s.ReturnsBuilt, result) {
 						found = true
 					}
 				}

@@ -20,6 +20,7 @@ package flow
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -60,6 +61,10 @@ type Summary struct {
 	// ReturnsRead are its results (0 the first) that hold an object it
 	// read with Get.
 	ReturnsRead []int
+	// ReturnsBuilt are its results that hold an object it built from a
+	// composite literal, never read and with no resourceVersion set: a
+	// constructor of a desired object.
+	ReturnsBuilt []int
 }
 
 // AFact marks Summary as a fact.
@@ -82,16 +87,20 @@ func (s *Summary) String() string {
 	if len(s.ReturnsRead) > 0 {
 		parts = append(parts, fmt.Sprintf("returns read %v", s.ReturnsRead))
 	}
+	if len(s.ReturnsBuilt) > 0 {
+		parts = append(parts, fmt.Sprintf("returns built %v", s.ReturnsBuilt))
+	}
 	return strings.Join(parts, ", ")
 }
 
 func (s *Summary) zero() bool {
-	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0
+	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0
 }
 
 func (s *Summary) equal(o *Summary) bool {
 	return s.Gets == o.Gets && s.Updates == o.Updates && slices.Equal(s.UpdatesParams, o.UpdatesParams) &&
-		slices.Equal(s.UpdatesItems, o.UpdatesItems) && slices.Equal(s.ReturnsRead, o.ReturnsRead)
+		slices.Equal(s.UpdatesItems, o.UpdatesItems) && slices.Equal(s.ReturnsRead, o.ReturnsRead) &&
+		slices.Equal(s.ReturnsBuilt, o.ReturnsBuilt)
 }
 
 // Result holds the summaries a pass can see: its package's, and the
@@ -349,7 +358,63 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 	})
 	s.UpdatesParams, s.UpdatesItems = sortedKeys(updated), sortedKeys(items)
 	s.ReturnsRead = returnsRead(info, fd, read)
+	s.ReturnsBuilt = returnsBuilt(info, fd, read)
 	return s
+}
+
+// returnsBuilt are the results of fd that every return statement fills
+// with an object built from a composite literal in fd (&T{...} returned,
+// or a local assigned one and never read into) or, on an error path,
+// nil — none when fd sets a resourceVersion anywhere.
+func returnsBuilt(info *types.Info, fd *ast.FuncDecl, read map[*types.Var]bool) []int {
+	if fd.Type.Results == nil {
+		return nil
+	}
+	built := map[*types.Var]bool{}
+	versioned := false
+	ast.Inspect(fd.Body, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.AssignStmt:
+			for i, l := range m.Lhs {
+				if v := ObjectVar(info, l); v != nil && i < len(m.Rhs) && len(m.Lhs) == len(m.Rhs) && isLiteral(m.Rhs[i]) {
+					built[v] = true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range m.Names {
+				if v, ok := info.Defs[name].(*types.Var); ok && i < len(m.Values) && isLiteral(m.Values[i]) {
+					built[v] = true
+				}
+			}
+		case *ast.SelectorExpr:
+			versioned = versioned || m.Sel.Name == "ResourceVersion" || m.Sel.Name == "SetResourceVersion"
+		case *ast.KeyValueExpr:
+			if id, ok := m.Key.(*ast.Ident); ok && id.Name == "ResourceVersion" {
+				versioned = true
+			}
+		}
+		return true
+	})
+	if versioned {
+		return nil
+	}
+	for v := range read {
+		delete(built, v)
+	}
+	return resultsHolding(info, fd, func(e ast.Expr) bool {
+		v := ObjectVar(info, e)
+		return (v != nil && built[v]) || (v == nil && isLiteral(e))
+	})
+}
+
+// isLiteral reports a composite literal, or its address.
+func isLiteral(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	_, ok := e.(*ast.CompositeLit)
+	return ok
 }
 
 // returnsRead are the results of fd that every return statement fills
@@ -359,9 +424,19 @@ func returnsRead(info *types.Info, fd *ast.FuncDecl, read map[*types.Var]bool) [
 	if len(read) == 0 || fd.Type.Results == nil {
 		return nil
 	}
+	return resultsHolding(info, fd, func(e ast.Expr) bool {
+		v := ObjectVar(info, e)
+		return v != nil && read[v]
+	})
+}
+
+// resultsHolding are the results of fd, objects, that every return
+// statement fills with an expression object accepts or, on an error
+// path, nil — and at least one with an accepted one.
+func resultsHolding(info *types.Info, fd *ast.FuncDecl, object func(ast.Expr) bool) []int {
 	n := fd.Type.Results.NumFields()
-	holds := make([]int, n)   // returns that hold a read object or nil, per result
-	objects := make([]int, n) // returns that hold a read object, per result
+	holds := make([]int, n)   // returns that hold an object or nil, per result
+	objects := make([]int, n) // returns that hold an object, per result
 	returns := 0
 	ast.Inspect(fd.Body, func(m ast.Node) bool {
 		if _, ok := m.(*ast.FuncLit); ok {
@@ -373,7 +448,7 @@ func returnsRead(info *types.Info, fd *ast.FuncDecl, read map[*types.Var]bool) [
 		}
 		returns++
 		for i, e := range ret.Results {
-			if v := ObjectVar(info, e); v != nil && read[v] {
+			if object(e) {
 				holds[i]++
 				objects[i]++
 			} else if id, ok := ast.Unparen(e).(*ast.Ident); ok && id.Name == "nil" {

@@ -101,6 +101,25 @@ func (r *Reconciler) labelBuilt(ctx context.Context) error {
 	return kube.Label(ctx, r.Client, pod, "built", "true")
 }
 
+// keda's HPA: the object a constructor of the module built, Updated
+// with no read and no resourceVersion, overwrites what others set.
+func (r *Reconciler) replaceBuilt(ctx context.Context) error {
+	pod := kube.NotARead("p")
+	return r.Update(ctx, pod) // want `Update of an object built from scratch`
+}
+
+// Silent: the constructor's object given the resourceVersion of the one
+// read (optimistic locking).
+func (r *Reconciler) replaceBuiltVersioned(ctx context.Context) error {
+	found := &api.Pod{}
+	if err := r.Get(ctx, client.ObjectKey{Name: "p"}, found); err != nil {
+		return err
+	}
+	pod := kube.NotARead("p")
+	pod.ResourceVersion = found.ResourceVersion
+	return r.Update(ctx, pod)
+}
+
 // Silent: a helper that writes only the status.
 func (r *Reconciler) phase(ctx context.Context) error {
 	pod := &api.Pod{}

@@ -48,7 +48,7 @@ func SetPhase(ctx context.Context, c client.Client, pod *api.Pod, phase string) 
 }
 
 // NotARead returns a pod it built, not one it read.
-func NotARead(name string) *api.Pod {
+func NotARead(name string) *api.Pod { // want NotARead:`returns built \[0\]`
 	return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}
 }
 
