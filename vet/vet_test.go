@@ -75,7 +75,7 @@ func TestClientGo(t *testing.T) {
 			categories[d.Category]++
 		}
 	}
-	want := map[string]int{"create-update": 1, "create-ignore": 1, "retry-on-conflict": 1}
+	want := map[string]int{"create-update": 2, "create-ignore": 1, "retry-on-conflict": 1}
 	for c, n := range want {
 		if categories[c] != n {
 			t.Errorf("category %s: %d diagnostics, want %d", c, categories[c], n)

@@ -95,7 +95,15 @@ func (p *pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 	if block == nil {
 		return nil
 	}
-	// The block must run on errors only: the body of `if err != nil`.
+	// The block runs on errors only past an `if err == nil { return }`.
+	if check, _ := p.alreadyExistsCheck(ifs.Cond); check != nil {
+		for _, guard := range leavingIfs(block, ifs, false) {
+			if b, ok := ast.Unparen(guard.Cond).(*ast.BinaryExpr); ok && b.Op == token.EQL && isNil(b.Y) && sameVar(p, b.X, check.Args[0]) {
+				return block.List[i+1:]
+			}
+		}
+	}
+	// Or it is the body of `if err != nil`.
 	for j := len(stack) - 1; j >= 0; j-- {
 		if outer, ok := stack[j].(*ast.IfStmt); ok && outer != ifs && outer.Body == block {
 			if b, ok := ast.Unparen(outer.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
@@ -516,4 +524,10 @@ func setsGenerateName(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// sameVar reports two expressions naming the same variable.
+func sameVar(p *pass, a, b ast.Expr) bool {
+	va, vb := p.objectVar(a), p.objectVar(b)
+	return va != nil && va == vb
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 func runUpdateFromScratch(p *pass) {
@@ -158,7 +159,7 @@ func (p *pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.Blo
 	if block, i := enclosingBlock(stack, ifs); block != nil {
 		for _, s := range block.List[i+1:] {
 			for _, c := range calls(s) {
-				if p.writesSameObject(c, create) || (onlyExists != nil && p.isWriteCall(c) && p.clientMethod(c) != "") {
+				if p.writesSameObject(c, create) || (onlyExists != nil && p.isWriteCall(c) && (p.clientMethod(c) != "" || flow.ClientsetMethod(p.TypesInfo, c) != "")) {
 					writes = append(writes, c)
 				}
 			}

@@ -30,6 +30,20 @@ func (r *Reconciler) createIgnore(ctx context.Context, cm *api.ConfigMap) error 
 	return nil
 }
 
+// prometheus-operator's CreateStatefulSetOrPatchLabels: success returns,
+// any error but AlreadyExists returns, and what follows — a Patch of the
+// existing object by name — runs for AlreadyExists only.
+func (r *Reconciler) createOrPatchLabels(ctx context.Context, cm *api.ConfigMap) (*api.ConfigMap, error) {
+	created, err := r.core.ConfigMaps("ns").Create(ctx, cm, corev1.CreateOptions{}) // want `Create → AlreadyExists → Update`
+	if err == nil {
+		return created, nil
+	}
+	if !apierrors.IsAlreadyExists(err) {
+		return nil, err
+	}
+	return r.core.ConfigMaps("ns").Patch(ctx, cm.Name, "application/strategic-merge-patch+json", []byte(`{}`), corev1.PatchOptions{})
+}
+
 func (r *Reconciler) retried(ctx context.Context) error {
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // want `RetryOnConflict around Get \+ Update.*fix: EnsureConfigMap`
 		cm, err := r.core.ConfigMaps("ns").Get(ctx, "c", corev1.GetOptions{})

@@ -11,11 +11,13 @@ import (
 type GetOptions struct{}
 type CreateOptions struct{}
 type UpdateOptions struct{}
+type PatchOptions struct{}
 
 type ConfigMapInterface interface {
 	Get(ctx context.Context, name string, opts GetOptions) (*api.ConfigMap, error)
 	Create(ctx context.Context, cm *api.ConfigMap, opts CreateOptions) (*api.ConfigMap, error)
 	Update(ctx context.Context, cm *api.ConfigMap, opts UpdateOptions) (*api.ConfigMap, error)
+	Patch(ctx context.Context, name string, pt string, data []byte, opts PatchOptions) (*api.ConfigMap, error)
 }
 
 type PodInterface interface {
