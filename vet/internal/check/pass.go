@@ -28,6 +28,7 @@ const (
 	predicatePkg         = "sigs.k8s.io/controller-runtime/pkg/predicate"
 	apierrorsPkg         = "k8s.io/apimachinery/pkg/api/errors"
 	retryPkg             = "k8s.io/client-go/util/retry"
+	waitPkg              = "k8s.io/apimachinery/pkg/util/wait"
 	unstructuredPkg      = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -38,12 +39,20 @@ func runRetryOnConflict(p *pass) {
 		if through != "" {
 			around += " (in " + through + ", which it calls)"
 		}
+		retry := "RetryOnConflict"
+		if p.isPollCall(call) {
+			retry = "A poll that retries conflicts (wait." + p.callee(call).Name() + ")"
+		}
 		t := ensures(kind, false)
 		d := diag(call.Pos(), contract.CategoryRetryOnConflict,
-			"RetryOnConflict around "+around+": every conflict costs another read and write, and a stale cache makes them likely",
+			retry+" around "+around+": every conflict costs another read and write, and a stale cache makes them likely",
 			helper(t)+": server-side apply does not conflict on resourceVersion", t)
 		var why string
-		d.SuggestedFixes, why = p.retryFix(call, stack, statusWriters)
+		if p.isPollCall(call) {
+			why = "the retry is a poll written by hand: rewrite its write with the helpers by hand (docs/vet.md, \"Retries\")"
+		} else {
+			d.SuggestedFixes, why = p.retryFix(call, stack, statusWriters)
+		}
 		if through != "" && d.SuggestedFixes == nil {
 			why = "the retried function reads or writes in " + through + ", which it calls: rewrite that write with the helpers by hand (docs/vet.md, \"Retries\")"
 		}
@@ -208,8 +217,22 @@ func (p *pass) retriedFunc(call *ast.CallExpr) ast.Expr {
 		return call.Args[1]
 	case p.isPkgFunc(call, retryPkg, "OnError") && len(call.Args) == 3 && p.retriesConflicts(call.Args[1]):
 		return call.Args[2]
+	case p.isPollCall(call) && p.retriesConflicts(call.Args[len(call.Args)-1]):
+		// A poll whose condition answers a conflict with "not yet"
+		// (velero's UpdateDataUploadWithRetry): a retry by hand.
+		return call.Args[len(call.Args)-1]
 	}
 	return nil
+}
+
+// isPollCall reports a call of apimachinery's wait that runs its last
+// argument, a condition, until it says done: Poll*, ExponentialBackoff*.
+func (p *pass) isPollCall(call *ast.CallExpr) bool {
+	fn := p.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != waitPkg || len(call.Args) == 0 {
+		return false
+	}
+	return strings.HasPrefix(fn.Name(), "Poll") || strings.HasPrefix(fn.Name(), "ExponentialBackoff")
 }
 
 // retriesConflicts reports a retry predicate that says yes to a
