@@ -1,10 +1,12 @@
 package check
 
 import (
-	"github.com/ssagen/ssagen/internal/contract"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 func runCreateUpdate(p *pass) {
@@ -204,7 +206,7 @@ func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.N
 func (p *pass) absenceCheck(cond ast.Expr) bool {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.CallExpr:
-		return p.isPkgFunc(c, apierrorsPkg, "IsNotFound")
+		return p.isPkgFunc(c, apierrorsPkg, "IsNotFound") || p.notFoundPredicate(c)
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LAND:
@@ -530,4 +532,20 @@ func setsGenerateName(body *ast.BlockStmt) bool {
 func sameVar(p *pass, a, b ast.Expr) bool {
 	va, vb := p.objectVar(a), p.objectVar(b)
 	return va != nil && va == vb
+}
+
+// notFoundPredicate reports a call of a predicate named for absence: a
+// function returning one bool whose name says NotFound
+// (isBackupRepositoryNotFoundError, velero's answer to an empty cached
+// List; k8s.io/apimachinery's IsNotFound under another package).
+func (p *pass) notFoundPredicate(call *ast.CallExpr) bool {
+	fn := p.callee(call)
+	if fn == nil {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	return strings.Contains(strings.ToLower(fn.Name()), "notfound")
 }

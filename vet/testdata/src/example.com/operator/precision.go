@@ -208,6 +208,41 @@ func (r *Reconciler) ensurePDB(ctx context.Context) error {
 	return nil
 }
 
+// velero's EnsureRepo: an empty cached List answers with a sentinel
+// error, which a predicate named for absence recognises; the helper that
+// Creates runs only in its branch.
+var errRepoNotFound = errors.New("repository not found")
+
+func (r *Reconciler) getRepo(ctx context.Context) (*api.ServiceAccount, error) {
+	var list api.PodList
+	if err := r.List(ctx, &list); err != nil {
+		return nil, err
+	}
+	if len(list.Items) == 0 {
+		return nil, errRepoNotFound
+	}
+	return &api.ServiceAccount{}, nil
+}
+
+func isRepoNotFoundError(err error) bool { return err == errRepoNotFound }
+
+func (r *Reconciler) ensureRepo(ctx context.Context) error {
+	_, err := r.getRepo(ctx)
+	if err == nil {
+		return nil
+	} else if isRepoNotFoundError(err) {
+		return r.createRepo(ctx)
+	}
+	return err
+}
+
+func (r *Reconciler) createRepo(ctx context.Context) error {
+	if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: "repo"}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return nil
+}
+
 // A chain one branch of which goes on (found: relabel) lets the Create
 // run when the object exists.
 func (r *Reconciler) ensurePDBRelabel(ctx context.Context) error {
