@@ -348,7 +348,7 @@ func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) b
 		if ix, ok := e.(*ast.IndexExpr); ok {
 			e = ix.X
 		}
-		return listed[p.itemsOf(e)]
+		return listed[p.itemsOf(e)] || listed[p.heldItems(e)]
 	}
 	read := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -390,7 +390,9 @@ func (p *pass) itemsOf(e ast.Expr) *types.Var {
 	return nil
 }
 
-// listedVars are the variables of body a client List filled before pos.
+// listedVars are the variables of body a client List filled before pos,
+// and those holding the items a function of the module returned from
+// its List (items, err := r.listX(ctx): flow's returns listed).
 func (p *pass) listedVars(body *ast.BlockStmt, before token.Pos) map[*types.Var]bool {
 	out := map[*types.Var]bool{}
 	for _, c := range calls(body) {
@@ -400,5 +402,38 @@ func (p *pass) listedVars(body *ast.BlockStmt, before token.Pos) map[*types.Var]
 			}
 		}
 	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() >= before || len(as.Rhs) != 1 {
+			return true
+		}
+		c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if s := p.flow.Of(p.callee(c)); s != nil {
+			for _, i := range s.ReturnsListed {
+				if i < len(as.Lhs) {
+					if v := p.objectVar(as.Lhs[i]); v != nil {
+						out[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
 	return out
+}
+
+// heldItems is the variable e names when it holds items itself (a slice
+// a function returned from its List), or nil.
+func (p *pass) heldItems(e ast.Expr) *types.Var {
+	v := p.objectVar(e)
+	if v == nil {
+		return nil
+	}
+	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+		return nil
+	}
+	return v
 }

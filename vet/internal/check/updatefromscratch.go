@@ -114,6 +114,13 @@ func (p *pass) listedItems(body *ast.BlockStmt, e ast.Expr, pos token.Pos) (kind
 	if v == nil || !p.listedVars(body, pos)[v] {
 		return "", false
 	}
+	if sl, ok := v.Type().Underlying().(*types.Slice); ok {
+		// The items themselves, returned by a function's List.
+		if n, ok := types.Unalias(deref(sl.Elem())).(*types.Named); ok {
+			return n.Obj().Name(), true
+		}
+		return "", false
+	}
 	t := v.Type()
 	if ptr, ok := t.(*types.Pointer); ok {
 		t = ptr.Elem()

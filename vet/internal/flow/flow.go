@@ -65,6 +65,9 @@ type Summary struct {
 	// composite literal, never read and with no resourceVersion set: a
 	// constructor of a desired object.
 	ReturnsBuilt []int
+	// ReturnsListed are its results that hold the items of a list it
+	// filled with List (return list.Items).
+	ReturnsListed []int
 }
 
 // AFact marks Summary as a fact.
@@ -90,17 +93,20 @@ func (s *Summary) String() string {
 	if len(s.ReturnsBuilt) > 0 {
 		parts = append(parts, fmt.Sprintf("returns built %v", s.ReturnsBuilt))
 	}
+	if len(s.ReturnsListed) > 0 {
+		parts = append(parts, fmt.Sprintf("returns listed %v", s.ReturnsListed))
+	}
 	return strings.Join(parts, ", ")
 }
 
 func (s *Summary) zero() bool {
-	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0
+	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0 && len(s.ReturnsListed) == 0
 }
 
 func (s *Summary) equal(o *Summary) bool {
 	return s.Gets == o.Gets && s.Updates == o.Updates && slices.Equal(s.UpdatesParams, o.UpdatesParams) &&
 		slices.Equal(s.UpdatesItems, o.UpdatesItems) && slices.Equal(s.ReturnsRead, o.ReturnsRead) &&
-		slices.Equal(s.ReturnsBuilt, o.ReturnsBuilt)
+		slices.Equal(s.ReturnsBuilt, o.ReturnsBuilt) && slices.Equal(s.ReturnsListed, o.ReturnsListed)
 }
 
 // Result holds the summaries a pass can see: its package's, and the
@@ -242,6 +248,7 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 	s := &Summary{}
 	updated, items := map[int]bool{}, map[int]bool{}
 	read := map[*types.Var]bool{}                // locals a Get filled, or a call's read result
+	listed := map[*types.Var]bool{}              // lists a List filled
 	ranged := map[*types.Var]int{}               // range values over a slice parameter: its index
 	paramSlice := func(e ast.Expr) (int, bool) { // param, or param.Items (a list)
 		e = ast.Unparen(e)
@@ -304,6 +311,13 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 					}
 				}
 				return true
+			case "List":
+				if len(n.Args) > 1 {
+					if v := ObjectVar(info, n.Args[1]); v != nil {
+						listed[v] = true
+					}
+				}
+				return true
 			case "Update":
 				s.Updates = true
 				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && !IsStatusWriter(sel.X) && len(n.Args) > 1 {
@@ -359,6 +373,12 @@ func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
 	s.UpdatesParams, s.UpdatesItems = sortedKeys(updated), sortedKeys(items)
 	s.ReturnsRead = returnsRead(info, fd, read)
 	s.ReturnsBuilt = returnsBuilt(info, fd, read)
+	if len(listed) > 0 && fd.Type.Results != nil {
+		s.ReturnsListed = resultsHolding(info, fd, func(e ast.Expr) bool {
+			sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+			return ok && sel.Sel.Name == "Items" && listed[ObjectVar(info, sel.X)]
+		})
+	}
 	return s
 }
 
@@ -473,11 +493,15 @@ func isObjectResult(info *types.Info, fd *ast.FuncDecl, i int) bool {
 	if i >= sig.Results().Len() {
 		return false
 	}
-	p, ok := sig.Results().At(i).Type().(*types.Pointer)
-	if !ok {
+	t := sig.Results().At(i).Type()
+	if sl, ok := t.Underlying().(*types.Slice); ok {
+		t = sl.Elem() // items
+	} else if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	} else {
 		return false
 	}
-	_, ok = p.Elem().Underlying().(*types.Struct)
+	_, ok := t.Underlying().(*types.Struct)
 	return ok
 }
 

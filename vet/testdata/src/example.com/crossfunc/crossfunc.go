@@ -90,6 +90,31 @@ func (r *Reconciler) markListed(ctx context.Context) error {
 	return kube.MarkList(ctx, r.Client, pods) // want `Update of a Pod read from the cache, in MarkList`
 }
 
+// cass-operator's restart: the items a function listed, handed to a
+// function that Updates them.
+func (r *Reconciler) markReturned(ctx context.Context) error {
+	pods, err := kube.ListPods(ctx, r.Client)
+	if err != nil {
+		return err
+	}
+	return kube.MarkAll(ctx, r.Client, pods) // want `Update of a Pod read from the cache, in MarkAll`
+}
+
+// The same items Updated here, one by one.
+func (r *Reconciler) relabelReturned(ctx context.Context) error {
+	pods, err := kube.ListPods(ctx, r.Client)
+	if err != nil {
+		return err
+	}
+	for _, pod := range pods {
+		pod.Labels["seen"] = "true"
+		if err := r.Update(ctx, &pod); err != nil { // want `Update of a Pod read from the cache`
+			return err
+		}
+	}
+	return nil
+}
+
 // Silent: items built here, not listed.
 func (r *Reconciler) markBuilt(ctx context.Context) error {
 	return kube.MarkAll(ctx, r.Client, []api.Pod{{ObjectMeta: api.ObjectMeta{Name: "p"}}})

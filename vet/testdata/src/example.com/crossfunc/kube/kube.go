@@ -87,3 +87,12 @@ func MarkList(ctx context.Context, c client.Client, list *api.PodList) error { /
 	}
 	return nil
 }
+
+// ListPods returns the items of the list it filled from the cache.
+func ListPods(ctx context.Context, c client.Client) ([]api.Pod, error) { // want ListPods:`returns listed \[0\]`
+	var pods api.PodList
+	if err := c.List(ctx, &pods); err != nil {
+		return nil, err
+	}
+	return pods.Items, nil
+}
