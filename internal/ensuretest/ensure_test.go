@@ -458,3 +458,57 @@ func TestPredicate(t *testing.T) {
 	}
 	t.Logf("%d status transitions dropped, the image change passed", dropped)
 }
+
+// TestFieldsChangedOnAPIServer: a pod created with Create, so no apply
+// entry says what is ours; the kubelet writes its status. FieldsChanged
+// listing what a reconciler reads (the phase; the conditions' types and
+// statuses) passes the writes that change those and drops the others —
+// a host IP, a probe time — on objects as the API server returns them.
+func TestFieldsChangedOnAPIServer(t *testing.T) {
+	e, ctx := setup(t)
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "created-0", Namespace: "default"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "busybox:1"}}},
+	}
+	if err := e.direct.Create(ctx, pod); err != nil {
+		t.Fatal(err)
+	}
+	pred := ensure.FieldsChanged(func(p *corev1.Pod) any {
+		return []any{p.Status.Phase, ensure.Each(p.Status.Conditions, func(c corev1.PodCondition) any { return []any{c.Status, c.Type} })}
+	})
+	ready := func(status corev1.ConditionStatus, probed int64) *corev1ac.PodConditionApplyConfiguration {
+		return corev1ac.PodCondition().WithType(corev1.PodReady).WithStatus(status).WithLastProbeTime(metav1.Unix(probed, 0))
+	}
+	steps := []struct {
+		what   string
+		status *corev1ac.PodStatusApplyConfiguration
+		passes bool
+	}{
+		// The API server created the pod Pending already.
+		{"host IP", corev1ac.PodStatus().WithPhase(corev1.PodPending).WithHostIP("10.0.0.1"), false},
+		{"another host IP", corev1ac.PodStatus().WithPhase(corev1.PodPending).WithHostIP("10.0.0.2"), false},
+		{"running", corev1ac.PodStatus().WithPhase(corev1.PodRunning).WithConditions(ready(corev1.ConditionFalse, 1)), true},
+		{"probed", corev1ac.PodStatus().WithPhase(corev1.PodRunning).WithConditions(ready(corev1.ConditionFalse, 2)), false},
+		{"ready", corev1ac.PodStatus().WithPhase(corev1.PodRunning).WithConditions(ready(corev1.ConditionTrue, 3)), true},
+	}
+	prev := pod.DeepCopy()
+	passed := 0
+	for _, s := range steps {
+		if err := testenv.ApplyStatus(ctx, e.direct, corev1ac.Pod("created-0", "default").WithStatus(s.status), "kubelet"); err != nil {
+			t.Fatal(err)
+		}
+		var cur corev1.Pod
+		if err := e.direct.Get(ctx, client.ObjectKeyFromObject(pod), &cur); err != nil {
+			t.Fatal(err)
+		}
+		if got := pred.Update(event.UpdateEvent{ObjectOld: prev, ObjectNew: &cur}); got != s.passes {
+			t.Errorf("%s: passed = %v, want %v", s.what, got, s.passes)
+		} else if got {
+			passed++
+		}
+		prev = cur.DeepCopy()
+	}
+	if passed != 2 {
+		t.Errorf("%d of %d status writes passed, want 2", passed, len(steps))
+	}
+}
