@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 func runCreateUpdate(p *pass) {
@@ -548,4 +549,38 @@ func (p *pass) notFoundPredicate(call *ast.CallExpr) bool {
 		return false
 	}
 	return strings.Contains(strings.ToLower(fn.Name()), "notfound")
+}
+
+// createUpdateSite recognises a Create whose AlreadyExists check is ifs
+// (stack ends at ifs): the Create, and the calls that follow the check on
+// its AlreadyExists path — inside `if IsAlreadyExists(err)`, or after
+// `if !IsAlreadyExists(err) { return }` in the same block, writing the
+// same object. create is nil where create-update stays silent (no such
+// Create, generateName, or a Create only after a NotFound).
+func (p *pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.BlockStmt) (create *ast.CallExpr, writes []*ast.CallExpr) {
+	check, negated := p.alreadyExistsCheck(ifs.Cond)
+	if check == nil || setsGenerateName(body) || p.afterNotFound(stack) {
+		return nil, nil
+	}
+	if create = p.createFor(ifs, check.Args[0], body); create == nil {
+		return nil, nil
+	}
+	if !negated {
+		return create, calls(ifs.Body)
+	}
+	// if !IsAlreadyExists(err) { return err } — then an Update after it
+	// is create-update; nothing after it, AlreadyExists is ignored. On a
+	// path run only for AlreadyExists, any write counts (a Get of the
+	// existing object, then its Update).
+	onlyExists := p.alreadyExistsPath(ifs, stack)
+	if block, i := enclosingBlock(stack, ifs); block != nil {
+		for _, s := range block.List[i+1:] {
+			for _, c := range calls(s) {
+				if p.writesSameObject(c, create) || (onlyExists != nil && p.isWriteCall(c) && (p.clientMethod(c) != "" || flow.ClientsetMethod(p.TypesInfo, c) != "")) {
+					writes = append(writes, c)
+				}
+			}
+		}
+	}
+	return create, writes
 }
