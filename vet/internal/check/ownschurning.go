@@ -2,6 +2,7 @@ package check
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/ssagen/ssagen/internal/contract"
@@ -200,6 +201,9 @@ func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
 			for _, el := range e.Elts {
 				if kv, ok := el.(*ast.KeyValueExpr); ok {
 					if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "UpdateFunc" {
+						if lit, ok := ast.Unparen(kv.Value).(*ast.FuncLit); ok && filtersEach(lit) {
+							return letsChurn
+						}
 						return unknownChurn
 					}
 				}
@@ -250,4 +254,42 @@ func (p *pass) predicateType(lit *ast.CompositeLit) string {
 		return n.Obj().Name()
 	}
 	return ""
+}
+
+// filtersEach reports an UpdateFunc that only filters the old and the new
+// object each alone — `return hasLabel(e.ObjectOld) || hasLabel(e.ObjectNew)`
+// (cass-operator): a single return of conditions joined by ||, && and !,
+// none of which reads both objects, so nothing compares them and a
+// status-only update of an object that passes the filter passes.
+func filtersEach(lit *ast.FuncLit) bool {
+	if len(lit.Body.List) != 1 {
+		return false
+	}
+	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return false
+	}
+	var leaf func(e ast.Expr) bool
+	leaf = func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.BinaryExpr:
+			if e.Op == token.LOR || e.Op == token.LAND {
+				return leaf(e.X) && leaf(e.Y)
+			}
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				return leaf(e.X)
+			}
+		}
+		old, new := false, false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				old = old || sel.Sel.Name == "ObjectOld"
+				new = new || sel.Sel.Name == "ObjectNew"
+			}
+			return true
+		})
+		return !(old && new)
+	}
+	return leaf(ret.Results[0])
 }

@@ -21,3 +21,27 @@ func generated(b *builder.Builder, c client.Client) {
 		Owns(&api.Pod{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&api.ConfigMap{})
 }
+
+func labeled(o client.Object) bool { return o != nil }
+
+// cass-operator: an UpdateFunc that filters the old and the new object
+// each alone passes every status write of a labelled child.
+func filterEach(b *builder.Builder) {
+	managed := predicate.Funcs{
+		UpdateFunc: func(e predicate.UpdateEvent) bool {
+			return labeled(e.ObjectOld) || labeled(e.ObjectNew)
+		},
+	}
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}, builder.WithPredicates(managed)) // want `Owns\(&Pod\{\}\) with predicates that pass every status write`
+}
+
+// Silent: an UpdateFunc that compares the two.
+func compares(b *builder.Builder) {
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}, builder.WithPredicates(predicate.Funcs{
+			UpdateFunc: func(e predicate.UpdateEvent) bool {
+				return labeled(e.ObjectNew) && e.ObjectOld.GetName() != e.ObjectNew.GetName()
+			},
+		}))
+}
