@@ -56,6 +56,9 @@ type pass struct {
 	// guardedCalls counts, per function of the package, its calls and
 	// those that run only when a read found nothing (calledOnlyWhenAbsent).
 	guardedCalls map[*types.Func][2]int
+	// fieldsRead are the struct fields the package stores cached
+	// objects in (readFields); nil until asked.
+	fieldsRead map[*types.Var]bool
 	// helpers are those the driver resolved (nil: imports only).
 	helpers *Helpers
 	// helperErr says why a helper found in the module could not be used.

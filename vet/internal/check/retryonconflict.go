@@ -327,9 +327,10 @@ func (p *pass) isStatusWriter(e ast.Expr) bool { return flow.IsStatusWriter(e) }
 
 // readInFunc reports whether v holds an object read from the cache
 // earlier in body: a client Get into it, a result of a function that
-// returns what it read with Get (flow's summaries), or an item of a list
+// returns what it read with Get (flow's summaries), an item of a list
 // a client List filled (v := &list.Items[i], for _, v := range
-// list.Items).
+// list.Items), or what a field holds that the package stores objects
+// read from the cache in (v := rc.statefulSets[i], readFields).
 func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) bool {
 	if body == nil || v == nil {
 		return false
@@ -361,7 +362,7 @@ func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) b
 				if p.objectVar(l) != v {
 					continue
 				}
-				if len(n.Rhs) == len(n.Lhs) && isItem(n.Rhs[i]) {
+				if len(n.Rhs) == len(n.Lhs) && (isItem(n.Rhs[i]) || p.readFields()[p.fieldOf(n.Rhs[i])]) {
 					read = true
 				}
 				if len(n.Rhs) == 1 {
@@ -436,4 +437,61 @@ func (p *pass) heldItems(e ast.Expr) *types.Var {
 		return nil
 	}
 	return v
+}
+
+// readFields are the struct fields the package stores objects read from
+// the cache in — `rc.statefulSets[idx] = statefulSet` after a Get, in one
+// method, read back in another (cass-operator's reconciliation context).
+// While they are being found, none are (readInFunc asks).
+func (p *pass) readFields() map[*types.Var]bool {
+	if p.fieldsRead != nil {
+		return p.fieldsRead
+	}
+	p.fieldsRead = map[*types.Var]bool{}
+	found := map[*types.Var]bool{}
+	for _, file := range p.Files {
+		if p.inTest(file) {
+			continue
+		}
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				as, ok := n.(*ast.AssignStmt)
+				if !ok || len(as.Lhs) != len(as.Rhs) {
+					return true
+				}
+				for i, l := range as.Lhs {
+					if f := p.fieldOf(l); f != nil && !found[f] {
+						if v := p.objectVar(as.Rhs[i]); v != nil && p.readInFunc(fd.Body, v, as.Pos()) {
+							found[f] = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	p.fieldsRead = found
+	return found
+}
+
+// fieldOf is the struct field of the package that e selects (x.f), or
+// an element of (x.f[i]); nil otherwise.
+func (p *pass) fieldOf(e ast.Expr) *types.Var {
+	e = ast.Unparen(e)
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		e = ast.Unparen(ix.X)
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	f, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var)
+	if !ok || !f.IsField() || f.Pkg() != p.Pkg {
+		return nil
+	}
+	return f
 }
