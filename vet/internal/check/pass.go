@@ -74,6 +74,23 @@ func (p *pass) inTest(n ast.Node) bool {
 	return strings.HasSuffix(p.Fset.Position(n.Pos()).Filename, "_test.go") || strings.Contains(p.Pkg.Name(), "test")
 }
 
+// sourceFuncs are the package's function declarations with a body,
+// outside tests, in source order.
+func (p *pass) sourceFuncs() []*ast.FuncDecl {
+	var out []*ast.FuncDecl
+	for _, file := range p.Files {
+		if p.inTest(file) {
+			continue
+		}
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				out = append(out, fd)
+			}
+		}
+	}
+	return out
+}
+
 // callee returns the function or method a call invokes, or nil.
 func (p *pass) callee(call *ast.CallExpr) *types.Func { return flow.Callee(p.TypesInfo, call) }
 

@@ -63,34 +63,21 @@ func (p *pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	byName := map[string][]*types.Func{} // methods by name: calls through interfaces
 	var roots []*types.Func
-	for _, file := range p.Files {
-		if p.inTest(file) {
+	all := p.sourceFuncs()
+	for _, fd := range all {
+		fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok {
 			continue
 		}
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			decls[fn] = fd
-			if fd.Recv != nil {
-				byName[fn.Name()] = append(byName[fn.Name()], fn)
-			}
-			if sig := fn.Type().(*types.Signature); recv != nil && fn.Name() == "Reconcile" && sig.Recv() != nil && types.Identical(deref(sig.Recv().Type()), recv) {
-				roots = append(roots, fn)
-			}
+		decls[fn] = fd
+		if fd.Recv != nil {
+			byName[fn.Name()] = append(byName[fn.Name()], fn)
+		}
+		if sig := fn.Type().(*types.Signature); recv != nil && fn.Name() == "Reconcile" && sig.Recv() != nil && types.Identical(deref(sig.Recv().Type()), recv) {
+			roots = append(roots, fn)
 		}
 	}
 	if len(roots) == 0 {
-		all := make([]*ast.FuncDecl, 0, len(decls))
-		for _, fd := range decls {
-			all = append(all, fd)
-		}
-		sort.Slice(all, func(i, j int) bool { return all[i].Pos() < all[j].Pos() })
 		return all
 	}
 	seen := map[*types.Func]bool{}

@@ -449,30 +449,21 @@ func (p *pass) readFields() map[*types.Var]bool {
 	}
 	p.fieldsRead = map[*types.Var]bool{}
 	found := map[*types.Var]bool{}
-	for _, file := range p.Files {
-		if p.inTest(file) {
-			continue
-		}
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
+	for _, fd := range p.sourceFuncs() {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
 			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				as, ok := n.(*ast.AssignStmt)
-				if !ok || len(as.Lhs) != len(as.Rhs) {
-					return true
-				}
-				for i, l := range as.Lhs {
-					if f := p.fieldOf(l); f != nil && !found[f] {
-						if v := p.objectVar(as.Rhs[i]); v != nil && p.readInFunc(fd.Body, v, as.Pos()) {
-							found[f] = true
-						}
+			for i, l := range as.Lhs {
+				if f := p.fieldOf(l); f != nil && !found[f] {
+					if v := p.objectVar(as.Rhs[i]); v != nil && p.readInFunc(fd.Body, v, as.Pos()) {
+						found[f] = true
 					}
 				}
-				return true
-			})
-		}
+			}
+			return true
+		})
 	}
 	p.fieldsRead = found
 	return found
