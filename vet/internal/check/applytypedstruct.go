@@ -129,32 +129,27 @@ func (p *pass) returnedLiteral(call *ast.CallExpr) *ast.CompositeLit {
 	if fn == nil || fn.Pkg() != p.Pkg || fn.Type().(*types.Signature).Recv() != nil {
 		return nil
 	}
-	for _, f := range p.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || p.TypesInfo.Defs[fd.Name] != fn {
-				continue
-			}
-			var ret *ast.ReturnStmt
-			n := 0
-			ast.Inspect(fd.Body, func(m ast.Node) bool {
-				if _, lit := m.(*ast.FuncLit); lit {
-					return false
-				}
-				if r, ok := m.(*ast.ReturnStmt); ok {
-					ret, n = r, n+1
-				}
-				return true
-			})
-			if n != 1 || len(ret.Results) != 1 {
-				return nil
-			}
-			if u, ok := ast.Unparen(ret.Results[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
-				lit, _ := ast.Unparen(u.X).(*ast.CompositeLit)
-				return lit
-			}
-			return nil
+	fd := p.funcDecl(fn)
+	if fd == nil || fd.Body == nil {
+		return nil
+	}
+	var ret *ast.ReturnStmt
+	n := 0
+	ast.Inspect(fd.Body, func(m ast.Node) bool {
+		if _, lit := m.(*ast.FuncLit); lit {
+			return false
 		}
+		if r, ok := m.(*ast.ReturnStmt); ok {
+			ret, n = r, n+1
+		}
+		return true
+	})
+	if n != 1 || len(ret.Results) != 1 {
+		return nil
+	}
+	if u, ok := ast.Unparen(ret.Results[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		lit, _ := ast.Unparen(u.X).(*ast.CompositeLit)
+		return lit
 	}
 	return nil
 }
