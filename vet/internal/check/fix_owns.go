@@ -73,20 +73,21 @@ func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 				item += "2"
 			}
 			of := make([]string, len(read.fields))
-			for j, f := range read.fields {
-				of[j] = item + "." + f
+			for j, field := range read.fields {
+				of[j] = item + "." + field
 			}
 			fields[i] = fmt.Sprintf("%s.Each(%s, func(%s %s.%s) any { return []any{%s} })", f.qualify(rt, ""), fields[i],
 				item, f.qualify(read.elem.Obj().Pkg(), ""), read.elem.Obj().Name(), strings.Join(of, ", "))
 		}
 	}
-	indent := call.Pos()
+	line := call.Pos()
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		indent = sel.Sel.Pos() // the line of .Owns( in a chain
+		line = sel.Sel.Pos() // the line of .Owns( in a chain
 	}
-	pred := fmt.Sprintf("%s.%s(func(%s *%s.%s) any {\n%sreturn []any{%s}\n%s})",
+	indent := lineIndent(p, stack, line)
+	pred := fmt.Sprintf("%s.%s(func(%s *%s.%s) any {\n%s\treturn []any{%s}\n%s})",
 		f.qualify(rt, ""), fieldsChanged, v, f.qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
-		lineIndent(p, stack, indent)+"\t", strings.Join(fields, ", "), lineIndent(p, stack, indent))
+		indent, strings.Join(fields, ", "), indent)
 
 	var edit analysis.TextEdit
 	for _, opt := range call.Args[1:] {

@@ -220,7 +220,7 @@ func (r *kindReads) use(e ast.Expr, stack []ast.Node) {
 		switch {
 		case strings.HasPrefix(name, "Set") || name == "DeepCopyInto" || name == "DeepCopy":
 			// A write, or a copy (itself of the kind, judged where used).
-		case hasKey(getters, name):
+		case getterKnown(name):
 			r.read(getters[name], parent)
 		default:
 			r.why = fmt.Sprintf("the reconciler calls %s on a %s (%s), whose reads vet cannot list", name, r.kind.Obj().Name(), p.at(parent.Pos()))
@@ -239,7 +239,7 @@ func (r *kindReads) use(e ast.Expr, stack []ast.Node) {
 	}
 }
 
-func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
+func getterKnown(name string) bool { _, ok := getters[name]; return ok }
 
 // field records the path sel starts, extended through the selectors
 // around it while they select fields of a value (never through a
