@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 func runUpdateFromScratch(p *pass) {
@@ -41,7 +42,7 @@ func runUpdateFromScratch(p *pass) {
 			}
 			return true
 		}
-		if v == nil || body == nil || !builtFromLiteral(p, body, v) || setsResourceVersion(p, body, v) {
+		if v == nil || body == nil || !builtFromLiteral(p, body, v) || flow.SetsResourceVersion(body) {
 			return true
 		}
 		if p.partOfCreateUpdate(call, stack, body) {
@@ -186,38 +187,15 @@ func builtFromLiteral(p *pass, body *ast.BlockStmt, v *types.Var) bool {
 				if len(as.Rhs) == len(as.Lhs) {
 					rhs, result = as.Rhs[i], 0
 				}
-				e := ast.Unparen(rhs)
-				if u, ok := e.(*ast.UnaryExpr); ok {
-					e = u.X
-				}
-				switch e := e.(type) {
-				case *ast.CompositeLit:
+				if flow.IsLiteral(rhs) {
 					found = true
-				case *ast.CallExpr:
+				} else if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
 					// A constructor of the module that returns what it
 					// built (flow's summary).
-					if s := p.flow.Of(p.callee(e)); s != nil && slices.Contains(s.ReturnsBuilt, result) {
+					if s := p.flow.Of(p.callee(call)); s != nil && slices.Contains(s.ReturnsBuilt, result) {
 						found = true
 					}
 				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-func setsResourceVersion(p *pass, body *ast.BlockStmt, v *types.Var) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			if n.Sel.Name == "ResourceVersion" || n.Sel.Name == "SetResourceVersion" {
-				found = true
-			}
-		case *ast.KeyValueExpr:
-			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "ResourceVersion" {
-				found = true
 			}
 		}
 		return !found

@@ -390,45 +390,59 @@ func returnsBuilt(info *types.Info, fd *ast.FuncDecl, read map[*types.Var]bool) 
 	if fd.Type.Results == nil {
 		return nil
 	}
+	if SetsResourceVersion(fd.Body) {
+		return nil
+	}
 	built := map[*types.Var]bool{}
-	versioned := false
 	ast.Inspect(fd.Body, func(m ast.Node) bool {
 		switch m := m.(type) {
 		case *ast.AssignStmt:
 			for i, l := range m.Lhs {
-				if v := ObjectVar(info, l); v != nil && i < len(m.Rhs) && len(m.Lhs) == len(m.Rhs) && isLiteral(m.Rhs[i]) {
+				if v := ObjectVar(info, l); v != nil && i < len(m.Rhs) && len(m.Lhs) == len(m.Rhs) && IsLiteral(m.Rhs[i]) {
 					built[v] = true
 				}
 			}
 		case *ast.ValueSpec:
 			for i, name := range m.Names {
-				if v, ok := info.Defs[name].(*types.Var); ok && i < len(m.Values) && isLiteral(m.Values[i]) {
+				if v, ok := info.Defs[name].(*types.Var); ok && i < len(m.Values) && IsLiteral(m.Values[i]) {
 					built[v] = true
 				}
-			}
-		case *ast.SelectorExpr:
-			versioned = versioned || m.Sel.Name == "ResourceVersion" || m.Sel.Name == "SetResourceVersion"
-		case *ast.KeyValueExpr:
-			if id, ok := m.Key.(*ast.Ident); ok && id.Name == "ResourceVersion" {
-				versioned = true
 			}
 		}
 		return true
 	})
-	if versioned {
-		return nil
-	}
 	for v := range read {
 		delete(built, v)
 	}
 	return resultsHolding(info, fd, func(e ast.Expr) bool {
 		v := ObjectVar(info, e)
-		return (v != nil && built[v]) || (v == nil && isLiteral(e))
+		return (v != nil && built[v]) || (v == nil && IsLiteral(e))
 	})
 }
 
-// isLiteral reports a composite literal, or its address.
-func isLiteral(e ast.Expr) bool {
+// SetsResourceVersion reports a body that sets a resourceVersion
+// anywhere: a ResourceVersion field or SetResourceVersion named, a
+// ResourceVersion key in a literal.
+func SetsResourceVersion(body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if n.Sel.Name == "ResourceVersion" || n.Sel.Name == "SetResourceVersion" {
+				found = true
+			}
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "ResourceVersion" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// IsLiteral reports a composite literal, or its address.
+func IsLiteral(e ast.Expr) bool {
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = ast.Unparen(u.X)
