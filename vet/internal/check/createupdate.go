@@ -101,7 +101,7 @@ func (p *pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 	// The block runs on errors only past an `if err == nil { return }`.
 	if check, _ := p.alreadyExistsCheck(ifs.Cond); check != nil {
 		for _, guard := range leavingIfs(block, ifs, false) {
-			if b, ok := ast.Unparen(guard.Cond).(*ast.BinaryExpr); ok && b.Op == token.EQL && isNil(b.Y) && sameVar(p, b.X, check.Args[0]) {
+			if x := comparedToNil(guard.Cond, token.EQL); x != nil && sameVar(p, x, check.Args[0]) {
 				return block.List[i+1:]
 			}
 		}
@@ -109,10 +109,8 @@ func (p *pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 	// Or it is the body of `if err != nil`.
 	for j := len(stack) - 1; j >= 0; j-- {
 		if outer, ok := stack[j].(*ast.IfStmt); ok && outer != ifs && outer.Body == block {
-			if b, ok := ast.Unparen(outer.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
-				if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
-					return block.List[i+1:]
-				}
+			if comparedToNil(outer.Cond, token.NEQ) != nil {
+				return block.List[i+1:]
 			}
 			return nil
 		}
@@ -179,11 +177,7 @@ func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.N
 	inErrBody := false
 	if n := len(outer); n > 0 {
 		if ifs, ok := outer[n-1].(*ast.IfStmt); ok && ifs.Body == block {
-			if b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
-				if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && id.Name == "nil" {
-					inErrBody = true
-				}
-			}
+			inErrBody = comparedToNil(ifs.Cond, token.NEQ) != nil
 		}
 	}
 	for _, ifs := range leavingIfs(block, node, false) {
@@ -257,8 +251,9 @@ func (p *pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.No
 }
 
 // leavingIfs are the if statements of block before the one that holds
-// node that have no else and end in a return (or, with orContinue, a
-// continue): node runs only where each one's condition was false.
+// node that end in a return (or, with orContinue, a continue), with the
+// else ifs of a chain all of whose branches do but a last else: node runs
+// only where each one's condition was false.
 func leavingIfs(block *ast.BlockStmt, node ast.Node, orContinue bool) []*ast.IfStmt {
 	var out []*ast.IfStmt
 	for _, st := range block.List {
@@ -527,6 +522,14 @@ func setsGenerateName(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// comparedToNil is x of a condition `x <op> nil` (op == or !=), or nil.
+func comparedToNil(cond ast.Expr, op token.Token) ast.Expr {
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == op && isNil(b.Y) {
+		return b.X
+	}
+	return nil
 }
 
 // sameVar reports two expressions naming the same variable.
