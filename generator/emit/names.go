@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ssagen/ssagen/generator/model"
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 // Aliases settles one import alias per package path for a whole run, so a
@@ -109,7 +110,7 @@ func preferredAlias(p string, in, out *model.GroupVersion) string {
 		return clean(path.Base(dir)) + clean(ver) + "ac"
 	}
 	base := clean(path.Base(p))
-	if isVersion(base) {
+	if contract.IsVersion(base) {
 		base = clean(path.Base(path.Dir(p))) + base
 	}
 	if base == "" || (base[0] >= '0' && base[0] <= '9') {
@@ -118,17 +119,13 @@ func preferredAlias(p string, in, out *model.GroupVersion) string {
 	return base
 }
 
-var versionRE = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
-
-func isVersion(s string) bool { return versionRE.MatchString(s) }
-
 // groupShort is the first label of the group ("rbac" for
 // rbac.authorization.k8s.io), or "core" for the core group.
 func groupShort(gv *model.GroupVersion) string {
 	if gv.NoGroup {
 		// common/v1 → common; a package path without a version, its name.
 		elems := strings.Split(gv.PkgPath, "/")
-		if len(elems) > 1 && isVersion(elems[len(elems)-1]) {
+		if len(elems) > 1 && contract.IsVersion(elems[len(elems)-1]) {
 			return elems[len(elems)-2]
 		}
 		return ""

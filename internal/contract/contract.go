@@ -8,6 +8,7 @@ package contract
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -62,6 +63,13 @@ func HelperAlias(helperPkg string) string {
 	}
 	return identifier(base) + HelperPkgName
 }
+
+var versionRE = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
+
+// IsVersion reports an API version as a package path element (v1,
+// v1beta2): such a package is imported by its parent's name and the
+// version (corev1), by the generator and by vet's fixes alike.
+func IsVersion(elem string) bool { return versionRE.MatchString(elem) }
 
 // Ensure, EnsureStatus and OwnedChanges name a kind's helpers.
 func Ensure(kind string) string       { return "Ensure" + kind }

@@ -90,7 +90,7 @@ func (f *fixer) qualify(pkg *types.Package, suffix string) string {
 		base = pkg.Name()
 		// An apply configuration package: corev1ac; a versioned API
 		// package: corev1; any other its name (builder).
-		if len(elems) >= 2 && (suffix != "" || isVersion(elems[len(elems)-1])) {
+		if len(elems) >= 2 && (suffix != "" || contract.IsVersion(elems[len(elems)-1])) {
 			base = elems[len(elems)-2] + elems[len(elems)-1]
 		}
 		base = strings.Map(func(r rune) rune {
@@ -244,18 +244,4 @@ func enclosingBlock(stack []ast.Node, s ast.Stmt) (*ast.BlockStmt, int) {
 		}
 	}
 	return nil, -1
-}
-
-// isVersion reports an API version as a path element: v1, v1beta2.
-func isVersion(elem string) bool {
-	if len(elem) < 2 || elem[0] != 'v' || elem[1] < '0' || elem[1] > '9' {
-		return false
-	}
-	rest := strings.TrimLeft(elem[1:], "0123456789")
-	for _, pre := range []string{"", "alpha", "beta"} {
-		if after, ok := strings.CutPrefix(rest, pre); ok && (pre != "" || rest == "") && strings.Trim(after, "0123456789") == "" {
-			return true
-		}
-	}
-	return false
 }
