@@ -353,10 +353,9 @@ func (r *kindReads) fieldsOfItems(rs *ast.RangeStmt) (*types.Named, map[string]b
 	return elem, fields, true
 }
 
-// read records a path read at n: nothing for identity fields; declined
-// for what changes on every write.
+// read records a path read at n (field trims ObjectMeta.): nothing for
+// identity fields; declined for what changes on every write.
 func (r *kindReads) read(path string, n ast.Node) {
-	path = strings.TrimPrefix(path, "ObjectMeta.")
 	first, _, _ := strings.Cut(path, ".")
 	switch {
 	case path == "" || identity[first]:
