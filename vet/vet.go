@@ -9,6 +9,7 @@ package vet
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -22,45 +23,41 @@ import (
 	"github.com/ssagen/ssagen/vet/updatefromscratch"
 )
 
-// Helpers are generated helper packages a driver resolves before analysis
-// (FindHelpers) and hands to the analyzers it builds (New).
-type Helpers = check.Helpers
+// Analyzers are ssagen vet's analyzers — the one list of them, one value
+// each — as every driver runs them: ssagen vet, go vet -vettool, the
+// golangci-lint plugin, gopls. They find the generated helpers their fixes
+// name among each package's imports, and among those UseHelpers names.
+var Analyzers = []*analysis.Analyzer{
+	createupdate.Analyzer,
+	createorupdate.Analyzer,
+	retryonconflict.Analyzer,
+	statusupdate.Analyzer,
+	updatefromscratch.Analyzer,
+	applytypedstruct.Analyzer,
+	ownschurning.Analyzer,
+}
 
-// FindHelpers finds and type-checks the generated helper packages of the
-// modules that hold dirs, and the packages extra names.
-func FindHelpers(dirs, extra []string) *Helpers { return check.FindHelpers(dirs, extra) }
+// UseHelpers names to the analyzers, for the runs that follow, the
+// modules (folders in them) whose generated helper packages their fixes
+// may name although the analysed package does not import them yet, and
+// further helper packages by import path. The helpers are found and
+// type-checked once, by the first pass that needs them; a pass never
+// walks the file system itself. It sets the flags of the analyzer that
+// resolves them (modules, pkgs), which every analyzer requires.
+func UseHelpers(dirs, pkgs []string) {
+	check.HelpersAnalyzer.Flags.Set("modules", strings.Join(dirs, ","))
+	check.HelpersAnalyzer.Flags.Set("pkgs", strings.Join(pkgs, ","))
+}
 
-// Target is the generated helper a finding's fix names: its kind and
-// whether it is the kind's status helper. Targets, the result of each of
-// the analyzers New returns, holds it for each diagnostic (Targets.Of).
+// Result is what each of the analyzers returns: a Target for each of its
+// diagnostics (Result.Targets.Of) — the kind whose helper the fix names,
+// whether it is the status helper, why no fix is offered — and the code
+// its findings cover.
 type (
+	Result  = check.Result
 	Target  = check.Target
 	Targets = check.Targets
 )
-
-// NoFixReason is why a finding carries no suggested fix, from its message.
-func NoFixReason(msg string) string { return check.NoFixReason(msg) }
-
-// Analyzers are ssagen vet's analyzers as go/analysis drivers that know
-// nothing of ssagen (go vet -vettool, gopls) run them: helpers are found
-// among each package's imports only.
-var Analyzers = New(nil)
-
-// New returns ssagen vet's analyzers — the one list of them — finding
-// generated helpers among each package's imports and in h (nil for none).
-// Each call returns new analyzers: what one run was handed never leaks
-// into another.
-func New(h *Helpers) []*analysis.Analyzer {
-	return []*analysis.Analyzer{
-		createupdate.New(h),
-		createorupdate.New(h),
-		retryonconflict.New(h),
-		statusupdate.New(h),
-		updatefromscratch.New(h),
-		applytypedstruct.New(h),
-		ownschurning.New(h),
-	}
-}
 
 // Combined runs analyzers as one analyzer (for tests and for tools that
 // take one).

@@ -13,20 +13,16 @@
 package createupdate
 
 import (
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/ssagen/ssagen/vet/internal/check"
 )
 
 // Doc is the analyzer's one-line description.
 const Doc = "Create → AlreadyExists → Update/Patch, and Create that ignores AlreadyExists, on every reconcile"
 
-// Analyzer finds generated helpers among each package's imports, as
-// drivers that know nothing of ssagen run it (go vet -vettool, gopls).
-var Analyzer = New(nil)
+// Analyzer is the analyzer. It finds the generated helpers its fixes name
+// among each package's imports, and among those ssagen's drivers resolve
+// (check.HelpersAnalyzer's flags).
+var Analyzer = check.Analyzer("createupdate", Doc, run)
 
-// New returns the analyzer, also finding the helpers in h, which a driver
-// resolved before analysis (vet.FindHelpers; nil for none).
-func New(h *check.Helpers) *analysis.Analyzer {
-	return check.CreateUpdate(h, "createupdate", Doc)
-}
+// pass is the analyzer's pass; its methods are the analyzer's matchers.
+type pass struct{ *check.Pass }

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -43,9 +44,9 @@ const (
 )
 
 // Main runs `ssagen vet` with args (the flags and packages after "vet").
-// It loads the packages, then finds the generated helpers of their
-// modules (vet.FindHelpers) and builds the analyzers with them (vet.New):
-// the passes themselves read nothing outside their package.
+// It loads the packages, then names their modules to the analyzers
+// (vet.UseHelpers), whose generated helpers are found once per run: the
+// passes themselves read nothing outside their package.
 func Main(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ssagen vet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -148,6 +149,10 @@ func (o options) printJSON(found []finding) error {
 	return enc.Encode(out)
 }
 
+// analyzeMu holds one analysis at a time: the helpers the analyzers
+// resolve are set for the process (vet.UseHelpers).
+var analyzeMu sync.Mutex
+
 // analyze loads the packages (with overlay's files in place of those on
 // disk) and runs the analyzers on them: the findings, sorted by
 // position, each once.
@@ -156,8 +161,10 @@ func analyze(patterns []string, tags, helpers string, overlay map[string][]byte)
 	if err != nil {
 		return nil, err
 	}
-	analyzers := vet.New(vet.FindHelpers(moduleDirs(pkgs), strings.Split(helpers, ",")))
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	analyzeMu.Lock()
+	defer analyzeMu.Unlock()
+	vet.UseHelpers(moduleDirs(pkgs), strings.Split(helpers, ","))
+	graph, err := checker.Analyze(vet.Analyzers, pkgs, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +176,10 @@ func analyze(patterns []string, tags, helpers string, overlay map[string][]byte)
 			errs = append(errs, fmt.Errorf("%s: %v", act, act.Err))
 			continue
 		}
-		targets, _ := act.Result.(vet.Targets)
+		var targets vet.Targets
+		if r, ok := act.Result.(*vet.Result); ok {
+			targets = r.Targets
+		}
 		for _, d := range act.Diagnostics {
 			pos := act.Package.Fset.Position(d.Pos)
 			key := fmt.Sprintf("%s\x00%s", pos, d.Message)

@@ -13,7 +13,6 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ssagen/ssagen/internal/atomicfile"
-	"github.com/ssagen/ssagen/vet"
 )
 
 // A candidate is the suggested fix of one finding, as byte edits.
@@ -167,7 +166,7 @@ func summary(o options, total, rewritten int, declined map[*finding]string, file
 	for _, f := range left {
 		why := declined[f]
 		if why == "" {
-			why = vet.NoFixReason(f.diag.Message)
+			why = f.target.Why
 		}
 		if why == "" {
 			why = "no automatic fix for " + f.diag.Category + " (docs/vet.md shows the rewrite by hand)"

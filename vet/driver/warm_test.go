@@ -15,8 +15,8 @@ import (
 // a long-running tool (gopls) does: a package writes a NetworkPolicy with
 // Create → AlreadyExists → Update and its module has no helper for the
 // kind; then the helper is generated; the second run finds it and offers
-// the rewrite. Each run resolves the module's helpers before its passes
-// (vet.FindHelpers), and no pass keeps anything between runs.
+// the rewrite. Each run names the module's helpers anew (vet.UseHelpers),
+// and no pass keeps anything between runs.
 func TestHelperAddedWhileRunning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages and generates")

@@ -20,15 +20,17 @@ func New(any) (register.LinterPlugin, error) { return plugin{}, nil }
 
 type plugin struct{}
 
-// BuildAnalyzers builds the analyzers once per golangci-lint run, with the
-// generated helpers of the module it runs in, found before any pass: the
-// passes read only their package, as golangci-lint's cache expects.
+// BuildAnalyzers hands golangci-lint ssagen vet's analyzers, once per
+// run, and names the module it runs in as the one whose generated helpers
+// the fixes may name (vet.UseHelpers): they are found once, by the first
+// pass that asks, and the passes read only their package.
 func (plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	return vet.New(vet.FindHelpers([]string{wd}, nil)), nil
+	vet.UseHelpers([]string{wd}, nil)
+	return vet.Analyzers, nil
 }
 
 // GetLoadMode asks for type information: the analyzers match calls by type.

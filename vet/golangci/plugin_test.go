@@ -1,35 +1,38 @@
 package golangci
 
 import (
+	"os"
 	"slices"
 	"testing"
 
 	"github.com/ssagen/ssagen/vet"
+	"github.com/ssagen/ssagen/vet/internal/check"
 )
 
-// TestBuildAnalyzers: the plugin builds ssagen vet's analyzers, the same
-// list as the CLI, anew on each call (golangci-lint calls it once per run).
+// TestBuildAnalyzers: the plugin hands golangci-lint ssagen vet's
+// analyzers, the very values the CLI runs, and points the analyzer that
+// resolves generated helpers at the module it runs in — on each call, as
+// golangci-lint calls it once per run.
 func TestBuildAnalyzers(t *testing.T) {
 	p, err := New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := p.BuildAnalyzers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, _ := p.BuildAnalyzers()
-	var names, want []string
-	for i, a := range first {
-		names = append(names, a.Name)
-		if second[i] == a {
-			t.Errorf("%s: the same analyzer value in two runs", a.Name)
+	for _, dir := range []string{"..", "."} {
+		t.Chdir(dir)
+		wd, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, a := range vet.Analyzers {
-		want = append(want, a.Name)
-	}
-	if !slices.Equal(names, want) {
-		t.Errorf("plugin analyzers %v, want %v", names, want)
+		got, err := p.BuildAnalyzers()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, vet.Analyzers) {
+			t.Errorf("plugin analyzers %v, want vet.Analyzers %v", got, vet.Analyzers)
+		}
+		if modules := check.HelpersAnalyzer.Flags.Lookup("modules").Value.String(); modules != wd {
+			t.Errorf("helpers resolved for %q, want the working directory %q", modules, wd)
+		}
 	}
 }

@@ -6,7 +6,7 @@
 package updatefromscratch
 
 import (
-	"golang.org/x/tools/go/analysis"
+	"github.com/ssagen/ssagen/vet/createupdate"
 
 	"github.com/ssagen/ssagen/vet/internal/check"
 )
@@ -14,12 +14,10 @@ import (
 // Doc is the analyzer's one-line description.
 const Doc = "Update of an object built from scratch: overwrites every field, or 409s"
 
-// Analyzer finds generated helpers among each package's imports, as
-// drivers that know nothing of ssagen run it (go vet -vettool, gopls).
-var Analyzer = New(nil)
+// Analyzer is the analyzer. It finds the generated helpers its fixes name
+// among each package's imports, and among those ssagen's drivers resolve
+// (check.HelpersAnalyzer's flags).
+var Analyzer = check.Analyzer("updatefromscratch", Doc, run, createupdate.Analyzer)
 
-// New returns the analyzer, also finding the helpers in h, which a driver
-// resolved before analysis (vet.FindHelpers; nil for none).
-func New(h *check.Helpers) *analysis.Analyzer {
-	return check.UpdateFromScratch(h, "updatefromscratch", Doc)
-}
+// pass is the analyzer's pass; its methods are the analyzer's matchers.
+type pass struct{ *check.Pass }

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -49,8 +50,8 @@ type branchRewrite struct {
 	text    string // the new text, for the imports it needs
 }
 
-func (p *pass) branchEdits(f *fixer, in *literalIntent, create *ast.CallExpr, outer, check *ast.IfStmt) (*branchRewrite, string) {
-	if _, negated := p.alreadyExistsCheck(check.Cond); !negated || len(outer.Body.List) == 0 || outer.Body.List[0] != check || check.Init != nil || check.Else != nil {
+func (p *Pass) branchEdits(f *fixer, in *literalIntent, create *ast.CallExpr, outer, check *ast.IfStmt) (*branchRewrite, string) {
+	if _, negated := p.AlreadyExistsCheck(check.Cond); !negated || len(outer.Body.List) == 0 || outer.Body.List[0] != check || check.Init != nil || check.Else != nil {
 		return nil, "the AlreadyExists check is not the first statement of the Create's error branch (if !apierrors.IsAlreadyExists(err) { return ... }): rewrite by hand (docs/vet.md)"
 	}
 	if !terminates(check.Body) {
@@ -66,10 +67,10 @@ func (p *pass) branchEdits(f *fixer, in *literalIntent, create *ast.CallExpr, ou
 	var rest, writes []ast.Stmt
 	for _, st := range outer.Body.List[1:] {
 		writesIt := false
-		for _, c := range calls(st) {
-			if p.writesSameObject(c, create) {
+		for _, c := range Calls(st) {
+			if p.WritesSameObject(c, create) {
 				writesIt = true
-			} else if m := p.clientMethod(c); m != "" {
+			} else if m := p.ClientMethod(c); m != "" {
 				return nil, fmt.Sprintf("the AlreadyExists path also calls %s (a read or a write of another object) before or after the Update: rewrite by hand (docs/vet.md)", m)
 			}
 		}
@@ -135,7 +136,7 @@ func (p *pass) branchEdits(f *fixer, in *literalIntent, create *ast.CallExpr, ou
 }
 
 // declaredIn reports whether name is declared or used in n.
-func (p *pass) declaredIn(n ast.Node, name string) bool {
+func (p *Pass) declaredIn(n ast.Node, name string) bool {
 	found := false
 	ast.Inspect(n, func(m ast.Node) bool {
 		if id, ok := m.(*ast.Ident); ok && id.Name == name {
@@ -173,7 +174,7 @@ func writeOnly(st ast.Stmt) bool {
 	case *ast.ExprStmt, *ast.AssignStmt:
 		return true
 	case *ast.IfStmt:
-		return s.Init != nil && s.Else == nil && terminates(s.Body) && len(calls(s.Cond)) == 0
+		return s.Init != nil && s.Else == nil && terminates(s.Body) && len(Calls(s.Cond)) == 0
 	case *ast.ReturnStmt:
 		return true
 	}
@@ -184,7 +185,7 @@ func writeOnly(st ast.Stmt) bool {
 // kept code into reads of the apply configuration the variable now holds
 // (set by its constructor: never nil); any other read of the variable
 // there declines the fix.
-func (in *literalIntent) readEdits(p *pass, kept []ast.Node) ([]analysis.TextEdit, string) {
+func (in *literalIntent) readEdits(p *Pass, kept []ast.Node) ([]analysis.TextEdit, string) {
 	if in.variable == nil {
 		return nil, ""
 	}
@@ -287,4 +288,46 @@ func metaKey(lit *ast.CompositeLit, key string) bool {
 		}
 	}
 	return false
+}
+
+// WritesSameObject reports a write call whose arguments include the
+// object the create created.
+func (p *Pass) WritesSameObject(c, create *ast.CallExpr) bool {
+	if !p.IsWriteCall(c) || len(create.Args) < 2 {
+		return false
+	}
+	v := p.ObjectVar(create.Args[len(create.Args)-1])
+	if v == nil {
+		return false
+	}
+	for _, a := range c.Args {
+		if p.ObjectVar(a) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// AlreadyExistsCheck finds apierrors.IsAlreadyExists(x) in a condition.
+func (p *Pass) AlreadyExistsCheck(cond ast.Expr) (*ast.CallExpr, bool) {
+	var found *ast.CallExpr
+	negated := false
+	var walk func(e ast.Expr, neg bool)
+	walk = func(e ast.Expr, neg bool) {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				walk(e.X, !neg)
+			}
+		case *ast.BinaryExpr:
+			walk(e.X, neg)
+			walk(e.Y, neg)
+		case *ast.CallExpr:
+			if found == nil && p.IsPkgFunc(e, APIErrorsPkg, "IsAlreadyExists") && len(e.Args) == 1 {
+				found, negated = e, neg
+			}
+		}
+	}
+	walk(cond, false)
+	return found, negated
 }

@@ -184,7 +184,7 @@ func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 				}
 			}
 		case *ast.CallExpr:
-			if fn := f.p.callee(v); fn != nil && len(v.Args) == 1 && (fn.Name() == "To" || fn.Name() == "Ptr") {
+			if fn := f.p.Callee(v); fn != nil && len(v.Args) == 1 && (fn.Name() == "To" || fn.Name() == "Ptr") {
 				return ".With" + field + "(" + f.node(v.Args[0]) + ")", true
 			}
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/ssagen/ssagen/internal/contract"
 )
 
-// updateCachedFix turns an Update of an object read from the cache into
+// UpdateCachedFix turns an Update of an object read from the cache into
 // the generated Apply<Kind>Changes: a copy of the object is taken where
 // it was read, before the code changes it, and the write applies what the
 // code changed — and what the field manager already owns — under a field
@@ -31,12 +31,12 @@ import (
 // Declined where the copy cannot be taken right after the read, in a
 // block that holds the write: the read and the write in separate
 // branches, or the variable pointed at another object between them.
-func (p *pass) updateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.BlockStmt, v *types.Var) ([]analysis.SuggestedFix, string) {
+func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.BlockStmt, v *types.Var) ([]analysis.SuggestedFix, string) {
 	if len(call.Args) != 2 {
 		return nil, "the Update has options, which the helper does not take: rewrite it by hand (docs/vet.md)"
 	}
 	objType := p.TypesInfo.TypeOf(call.Args[1])
-	kind := p.kindOf(call.Args[1])
+	kind := p.KindOf(call.Args[1])
 	obj, ok := ast.Unparen(call.Args[1]).(*ast.Ident)
 	if !ok || p.TypesInfo.ObjectOf(obj) != v {
 		return nil, "the Update's object is not a variable the fix can copy: rewrite it by hand with " + contract.ApplyChanges(kind)
@@ -49,7 +49,7 @@ func (p *pass) updateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 	if !ok {
 		return nil, fmt.Sprintf("the helper package has no %s: regenerate the helpers with this ssagen (ssagen generate)", contract.ApplyChanges(kind))
 	}
-	file := fileOf(stack)
+	file := FileOf(stack)
 	read := p.lastRead(body, v, call.Pos())
 	if file == nil || read == nil {
 		return nil, "no read of the object before the Update in this function"
@@ -89,10 +89,10 @@ func (p *pass) updateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 }
 
 // lastRead is the last Get into v before pos in body.
-func (p *pass) lastRead(body *ast.BlockStmt, v *types.Var, pos token.Pos) *ast.CallExpr {
+func (p *Pass) lastRead(body *ast.BlockStmt, v *types.Var, pos token.Pos) *ast.CallExpr {
 	var last *ast.CallExpr
-	for _, c := range calls(body) {
-		if c.Pos() < pos && p.clientMethod(c) == "Get" && len(c.Args) > 2 && p.objectVar(c.Args[2]) == v {
+	for _, c := range Calls(body) {
+		if c.Pos() < pos && p.ClientMethod(c) == "Get" && len(c.Args) > 2 && p.ObjectVar(c.Args[2]) == v {
 			last = c
 		}
 	}
@@ -104,7 +104,7 @@ func (p *pass) lastRead(body *ast.BlockStmt, v *types.Var, pos token.Pos) *ast.C
 // write; at the start of the branch holding the write, when the read is
 // the init of an if whose branch writes (`if err := r.Get(...); err !=
 // nil { ... } else { ...; r.Update(...) }`). Otherwise why says no.
-func (p *pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, string) {
+func (p *Pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, string) {
 	path, _ := astutil.PathEnclosingInterval(file, read.Pos(), read.End())
 	for i, n := range path {
 		st, ok := n.(ast.Stmt)
@@ -116,20 +116,20 @@ func (p *pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, 
 		default:
 			continue
 		}
-		if !containsNode(path[i+1], write) {
+		if !ContainsNode(path[i+1], write) {
 			return token.NoPos, "the object is read in another block than the one that writes it: rewrite it by hand"
 		}
-		if !containsNode(st, write) {
+		if !ContainsNode(st, write) {
 			return st.End(), ""
 		}
 		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Init == nil || !containsNode(ifs.Init, read) {
+		if !ok || ifs.Init == nil || !ContainsNode(ifs.Init, read) {
 			return token.NoPos, "the read and the write are parts of one statement the fix cannot split: rewrite it by hand"
 		}
-		if containsNode(ifs.Body, write) {
+		if ContainsNode(ifs.Body, write) {
 			return ifs.Body.Lbrace + 1, ""
 		}
-		if els, ok := ifs.Else.(*ast.BlockStmt); ok && containsNode(els, write) {
+		if els, ok := ifs.Else.(*ast.BlockStmt); ok && ContainsNode(els, write) {
 			return els.Lbrace + 1, ""
 		}
 		return token.NoPos, "the write is in an else-if of the read's if: rewrite it by hand"
@@ -139,7 +139,7 @@ func (p *pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, 
 
 // reassigned reports an assignment to v itself (not to its fields, and
 // not of nil) between from and to.
-func (p *pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos) bool {
+func (p *Pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
@@ -156,10 +156,10 @@ func (p *pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos)
 	return found
 }
 
-// isNil reports the predeclared nil: a variable set to it points at no
+// IsNil reports the predeclared nil: a variable set to it points at no
 // other object (and an Update of it would panic, so no path from there
 // reaches the write).
-func (p *pass) isNil(e ast.Expr) bool {
+func (p *Pass) isNil(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return false
@@ -169,7 +169,7 @@ func (p *pass) isNil(e ast.Expr) bool {
 }
 
 // freshName is name, or name with a number, unused in the scope at pos.
-func (p *pass) freshName(pos token.Pos, name string) string {
+func (p *Pass) freshName(pos token.Pos, name string) string {
 	scope := p.Pkg.Scope().Innermost(pos)
 	taken := func(n string) bool {
 		if scope != nil {
@@ -191,7 +191,7 @@ func (p *pass) freshName(pos token.Pos, name string) string {
 // function's), and the kind, in kebab case — sandbox-pod-changes. One
 // per reconciler and kind: Apply<Kind>Changes sends what the manager
 // owns with every change, so sites sharing it never prune each other.
-func (p *pass) changesManager(stack []ast.Node, kind string) string {
+func (p *Pass) changesManager(stack []ast.Node, kind string) string {
 	owner := ""
 	if recv := p.receiverOf(stack); recv != nil {
 		if n, ok := types.Unalias(recv).(*types.Named); ok {

@@ -18,7 +18,7 @@ import (
 
 // fixer builds the text edits of one suggested fix.
 type fixer struct {
-	p       *pass
+	p       *Pass
 	file    *ast.File
 	imports map[string]string // path → name used in the new text
 	added   map[string]string // path → name of imports to add
@@ -219,21 +219,21 @@ func deleteLine(fset *token.FileSet, n ast.Node) analysis.TextEdit {
 	return analysis.TextEdit{Pos: start, End: end}
 }
 
-func containsNode(outer, inner ast.Node) bool {
+func ContainsNode(outer, inner ast.Node) bool {
 	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
 }
 
 func inAny(n ast.Node, nodes []ast.Node) bool {
 	for _, o := range nodes {
-		if containsNode(o, n) {
+		if ContainsNode(o, n) {
 			return true
 		}
 	}
 	return false
 }
 
-// enclosingBlock returns the block whose statement list holds s.
-func enclosingBlock(stack []ast.Node, s ast.Stmt) (*ast.BlockStmt, int) {
+// EnclosingBlock returns the block whose statement list holds s.
+func EnclosingBlock(stack []ast.Node, s ast.Stmt) (*ast.BlockStmt, int) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		if b, ok := stack[i].(*ast.BlockStmt); ok {
 			for j, st := range b.List {

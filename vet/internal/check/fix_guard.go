@@ -34,15 +34,15 @@ type controllerGuard struct {
 // controllerGuardOf recognises `if <v has another controller than owner>
 // { return <err> }`, the condition written inline or as a call of a
 // function of the package whose body says it.
-func (p *pass) controllerGuardOf(s *ast.IfStmt, in *literalIntent) *controllerGuard {
+func (p *Pass) controllerGuardOf(s *ast.IfStmt, in *literalIntent) *controllerGuard {
 	if s.Init != nil || s.Else != nil || len(s.Body.List) != 1 || in.variable == nil {
 		return nil
 	}
 	ret, ok := s.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 || isNil(ret.Results[0]) {
+	if !ok || len(ret.Results) != 1 || IsNil(ret.Results[0]) {
 		return nil
 	}
-	isVar := func(e ast.Expr) bool { return p.objectVar(e) == in.variable }
+	isVar := func(e ast.Expr) bool { return p.ObjectVar(e) == in.variable }
 	owner := p.otherController(s.Cond, isVar, func(ast.Expr) bool { return true })
 	if owner == nil {
 		call, ok := ast.Unparen(s.Cond).(*ast.CallExpr)
@@ -58,7 +58,7 @@ func (p *pass) controllerGuardOf(s *ast.IfStmt, in *literalIntent) *controllerGu
 // A `controllerutil.HasControllerReference(obj)` or
 // `metav1.GetControllerOf(obj) != nil`, obj accepted by isObj and owner
 // by isOwner; it returns owner.
-func (p *pass) otherController(e ast.Expr, isObj, isOwner func(ast.Expr) bool) ast.Expr {
+func (p *Pass) otherController(e ast.Expr, isObj, isOwner func(ast.Expr) bool) ast.Expr {
 	and, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok || and.Op != token.LAND {
 		return nil
@@ -66,17 +66,17 @@ func (p *pass) otherController(e ast.Expr, isObj, isOwner func(ast.Expr) bool) a
 	has := false
 	switch x := ast.Unparen(and.X).(type) {
 	case *ast.CallExpr:
-		has = p.isPkgFunc(x, controllerutilPkg, "HasControllerReference") && len(x.Args) == 1 && isObj(x.Args[0])
+		has = p.IsPkgFunc(x, ControllerutilPkg, "HasControllerReference") && len(x.Args) == 1 && isObj(x.Args[0])
 	case *ast.BinaryExpr:
 		c, ok := ast.Unparen(x.X).(*ast.CallExpr)
-		has = ok && x.Op == token.NEQ && isNil(x.Y) && p.isPkgFunc(c, metav1Pkg, "GetControllerOf") && len(c.Args) == 1 && isObj(c.Args[0])
+		has = ok && x.Op == token.NEQ && IsNil(x.Y) && p.IsPkgFunc(c, metav1Pkg, "GetControllerOf") && len(c.Args) == 1 && isObj(c.Args[0])
 	}
 	not, ok := ast.Unparen(and.Y).(*ast.UnaryExpr)
 	if !has || !ok || not.Op != token.NOT {
 		return nil
 	}
 	c, ok := ast.Unparen(not.X).(*ast.CallExpr)
-	if !ok || !p.isPkgFunc(c, metav1Pkg, "IsControlledBy") || len(c.Args) != 2 || !isObj(c.Args[0]) || !isOwner(c.Args[1]) {
+	if !ok || !p.IsPkgFunc(c, metav1Pkg, "IsControlledBy") || len(c.Args) != 2 || !isObj(c.Args[0]) || !isOwner(c.Args[1]) {
 		return nil
 	}
 	return c.Args[1]
@@ -85,7 +85,7 @@ func (p *pass) otherController(e ast.Expr, isObj, isOwner func(ast.Expr) bool) a
 // guardFunc reports whether call calls a function of this package
 // func(obj, owner) bool whose body returns false early (`if … { return
 // false }`) and then says obj has another controller than owner.
-func (p *pass) guardFunc(call *ast.CallExpr) bool {
+func (p *Pass) guardFunc(call *ast.CallExpr) bool {
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
 		return false
@@ -94,7 +94,7 @@ func (p *pass) guardFunc(call *ast.CallExpr) bool {
 	if !ok || fn.Pkg() != p.Pkg {
 		return false
 	}
-	decl := p.funcDecl(fn)
+	decl := p.FuncDecl(fn)
 	if decl == nil || decl.Body == nil || len(decl.Body.List) == 0 {
 		return false
 	}
@@ -130,8 +130,8 @@ func (p *pass) guardFunc(call *ast.CallExpr) bool {
 	return ok && len(ret.Results) == 1 && p.otherController(ret.Results[0], param(0), param(1)) != nil
 }
 
-// funcDecl finds the declaration of fn among the package's files.
-func (p *pass) funcDecl(fn *types.Func) *ast.FuncDecl {
+// FuncDecl finds the declaration of fn among the package's files.
+func (p *Pass) FuncDecl(fn *types.Func) *ast.FuncDecl {
 	for _, f := range p.Files {
 		if f.Pos() > fn.Pos() || fn.Pos() > f.End() {
 			continue

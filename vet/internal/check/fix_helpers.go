@@ -12,7 +12,7 @@ import (
 // package's imports, transitively: a function in a package ending in
 // /ensure whose fourth parameter is *<Kind>ApplyConfiguration and whose
 // first result is obj's type.
-func (p *pass) helperFunc(obj types.Type) *types.Func {
+func (p *Pass) helperFunc(obj types.Type) *types.Func {
 	ptr, ok := obj.(*types.Pointer)
 	if !ok {
 		return nil
@@ -68,7 +68,7 @@ func acNamed(t types.Type) *types.Named {
 // types are other objects than the package's; they are looked up by path
 // and name among the package's imports. nil when the package cannot see
 // one of them.
-func (p *pass) local(t types.Type) types.Type {
+func (p *Pass) local(t types.Type) types.Type {
 	switch t := t.(type) {
 	case *types.Basic:
 		return t
@@ -109,7 +109,7 @@ func (p *pass) local(t types.Type) types.Type {
 
 // localOr is local(t), or t itself when the package cannot see it (then
 // no comparison with the package's types succeeds: no fix).
-func (p *pass) localOr(t types.Type) types.Type {
+func (p *Pass) localOr(t types.Type) types.Type {
 	if l := p.local(t); l != nil {
 		return l
 	}
@@ -118,7 +118,7 @@ func (p *pass) localOr(t types.Type) types.Type {
 
 // imported finds the package with import path among the package's
 // imports, transitively (or the package itself).
-func (p *pass) imported(path string) *types.Package {
+func (p *Pass) imported(path string) *types.Package {
 	if p.byPath == nil {
 		p.byPath = map[string]*types.Package{}
 		var walk func(pkg *types.Package)

@@ -90,7 +90,7 @@ func (t *fieldTree) set(path []string, value ast.Expr) bool {
 
 // addLiteral merges a literal's keyed fields; nested struct literals
 // (not maps or slices) merge field by field.
-func (t *fieldTree) addLiteral(p *pass, lit *ast.CompositeLit, prefix []string) bool {
+func (t *fieldTree) addLiteral(p *Pass, lit *ast.CompositeLit, prefix []string) bool {
 	for _, e := range lit.Elts {
 		kv, ok := e.(*ast.KeyValueExpr)
 		if !ok {
@@ -176,7 +176,7 @@ func (t *fieldTree) typedLiteral(f *fixer, typ types.Type) (string, bool) {
 
 // fieldPath is the chain of field names sel selects from the variable v
 // (obj.Labels: ObjectMeta, Labels — embedded fields included), or nil.
-func (p *pass) fieldPath(e ast.Expr, v *types.Var) []string {
+func (p *Pass) fieldPath(e ast.Expr, v *types.Var) []string {
 	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -210,9 +210,9 @@ func (p *pass) fieldPath(e ast.Expr, v *types.Var) []string {
 	return append(prefix, names...)
 }
 
-// createOrUpdateFix builds the suggested fix for a create-or-update
+// CreateOrUpdateFix builds the suggested fix for a create-or-update
 // finding, or says why there is none.
-func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+func (p *Pass) CreateOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
 	if len(call.Args) != 4 {
 		return nil, whyArgs
 	}
@@ -224,7 +224,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	if file == nil || stmt == nil {
 		return nil, whyNotOwnStatement
 	}
-	block, idx := enclosingBlock(stack, stmt)
+	block, idx := EnclosingBlock(stack, stmt)
 	if block == nil {
 		return nil, whyNotOwnStatement
 	}
@@ -391,7 +391,7 @@ func (p *pass) createOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 // whyBranch says why an if of a mutate function that reads the live
 // object gets no fix: it carries values forward once the object exists,
 // or it defaults a field the object lacks; else whyMutate.
-func (p *pass) whyBranch(s *ast.IfStmt, in *literalIntent) string {
+func (p *Pass) whyBranch(s *ast.IfStmt, in *literalIntent) string {
 	if in.variable == nil {
 		return whyMutate
 	}
@@ -402,7 +402,7 @@ func (p *pass) whyBranch(s *ast.IfStmt, in *literalIntent) string {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			switch sel.Sel.Name {
 			case "CreationTimestamp", "ResourceVersion", "UID", "GetCreationTimestamp", "GetResourceVersion", "GetUID":
-				if p.objectVar(sel.X) == in.variable {
+				if p.ObjectVar(sel.X) == in.variable {
 					exists = true
 				}
 			}
@@ -435,7 +435,7 @@ func (p *pass) whyBranch(s *ast.IfStmt, in *literalIntent) string {
 // keys (an apply that stops sending a key it set removes it; one another
 // writer set stays), or branches on values that do not read the object
 // (or on the map made when missing) between such statements.
-func (p *pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool) bool {
+func (p *Pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool) bool {
 	if in.variable == nil {
 		return false
 	}
@@ -474,7 +474,7 @@ func (p *pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool)
 			return false
 		}
 		// v.SetLabels(labels), v.SetAnnotations(...): a map field set.
-		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && p.objectVar(sel.X) == in.variable && len(c.Args) == 1 &&
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && p.ObjectVar(sel.X) == in.variable && len(c.Args) == 1 &&
 			(sel.Sel.Name == "SetLabels" || sel.Sel.Name == "SetAnnotations") {
 			return !reads(c.Args[0]) || p.objMap(c.Args[0], in)
 		}
@@ -516,14 +516,14 @@ func (p *pass) movable(s ast.Stmt, in *literalIntent, reads func(ast.Expr) bool)
 // objMap reports whether e is a map of the intent's object that the
 // object owns (ownMap): a map field of it, v.GetLabels(),
 // v.GetAnnotations(), or a local a mutate function took it into.
-func (p *pass) objMap(e ast.Expr, in *literalIntent) bool {
+func (p *Pass) objMap(e ast.Expr, in *literalIntent) bool {
 	e = ast.Unparen(e)
 	if id, ok := e.(*ast.Ident); ok {
 		return in.mapAliases[p.TypesInfo.Uses[id]]
 	}
 	if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 0 {
 		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-		if !ok || p.objectVar(sel.X) != in.variable {
+		if !ok || p.ObjectVar(sel.X) != in.variable {
 			return false
 		}
 		field := map[string]string{"GetLabels": "Labels", "GetAnnotations": "Annotations"}[sel.Sel.Name]
@@ -539,7 +539,7 @@ func (p *pass) objMap(e ast.Expr, in *literalIntent) bool {
 // own, so that setting or deleting a key before the apply changes no
 // other value: the object is a DeepCopy, or a literal that gives the
 // field no value or a map literal of its own.
-func (p *pass) ownMap(m ast.Expr, in *literalIntent) bool {
+func (p *Pass) ownMap(m ast.Expr, in *literalIntent) bool {
 	if in.convert != nil {
 		c, ok := ast.Unparen(in.convert).(*ast.CallExpr)
 		if !ok {
@@ -552,7 +552,7 @@ func (p *pass) ownMap(m ast.Expr, in *literalIntent) bool {
 }
 
 // ownMapPath is ownMap of the field at path (ObjectMeta, Labels).
-func (p *pass) ownMapPath(path []string, in *literalIntent) bool {
+func (p *Pass) ownMapPath(path []string, in *literalIntent) bool {
 	if in.convert != nil {
 		return p.ownMap(nil, in)
 	}
@@ -585,7 +585,7 @@ func (p *pass) ownMapPath(path []string, in *literalIntent) bool {
 }
 
 // isMap reports whether e is of a map type.
-func (p *pass) isMap(e ast.Expr) bool {
+func (p *Pass) isMap(e ast.Expr) bool {
 	t := p.TypesInfo.TypeOf(e)
 	if t == nil {
 		return false
@@ -597,12 +597,12 @@ func (p *pass) isMap(e ast.Expr) bool {
 // mapInit reports `if v.F == nil { v.F = make(map…) }` (or a map literal)
 // on a map field F of the intent's variable: on the typed object the
 // rewrite keeps, it makes the map the next assignments fill.
-func (p *pass) mapInit(s *ast.IfStmt, in *literalIntent) bool {
+func (p *Pass) mapInit(s *ast.IfStmt, in *literalIntent) bool {
 	if s.Init != nil || s.Else != nil || len(s.Body.List) != 1 || in.variable == nil {
 		return false
 	}
 	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
-	if !ok || cond.Op != token.EQL || !isNil(cond.Y) || !p.objMap(cond.X, in) {
+	if !ok || cond.Op != token.EQL || !IsNil(cond.Y) || !p.objMap(cond.X, in) {
 		return false
 	}
 	as, ok := s.Body.List[0].(*ast.AssignStmt)
@@ -619,16 +619,16 @@ func (p *pass) mapInit(s *ast.IfStmt, in *literalIntent) bool {
 	return false
 }
 
-func isNil(e ast.Expr) bool {
+func IsNil(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	return ok && id.Name == "nil"
 }
 
 // setsOwner reports a SetControllerReference(owner, obj, ...) of the
 // intent's object, and takes owner as the intent's.
-func (p *pass) setsOwner(e ast.Expr, in *literalIntent) bool {
+func (p *Pass) setsOwner(e ast.Expr, in *literalIntent) bool {
 	c, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || !p.isPkgFunc(c, controllerutilPkg, "SetControllerReference") || len(c.Args) < 2 || p.objectVar(c.Args[1]) != in.variable {
+	if !ok || !p.IsPkgFunc(c, ControllerutilPkg, "SetControllerReference") || len(c.Args) < 2 || p.ObjectVar(c.Args[1]) != in.variable {
 		return false
 	}
 	if in.ownerExpr == nil {
@@ -645,7 +645,7 @@ func (p *pass) setsOwner(e ast.Expr, in *literalIntent) bool {
 //	role := desired.copyRole()
 //	role.Labels = labels
 //	_, _, err := rbacv1ensure.EnsureRole(ctx, r.Client, owner, rbacv1ensure.FromRole(role))
-func (p *pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExpr, stmt ast.Stmt, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
+func (p *Pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExpr, stmt ast.Stmt, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
 	sig := in.helper.Type().(*types.Signature)
 	desired, ok := f.converted(ac, in.helper, in.desiredExpr())
 	if !ok {

@@ -14,10 +14,10 @@ import (
 	"github.com/ssagen/ssagen/internal/contract"
 )
 
-// fieldsChanged is the runtime's predicate the owns-churning fix writes.
-const fieldsChanged = "FieldsChanged"
+// FieldsChanged is the runtime's predicate the owns-churning fix writes.
+const FieldsChanged = "FieldsChanged"
 
-// ownsChurningFix gives an Owns() of a churning kind the predicate of
+// OwnsChurningFix gives an Owns() of a churning kind the predicate of
 // what the reconciler reads of the kind:
 //
 //	Owns(&corev1.Pod{}).
@@ -32,7 +32,7 @@ const fieldsChanged = "FieldsChanged"
 // in the package read of any object of the kind (readsOf), and always the
 // owner references the Owns() handler maps by. Declined when the reads
 // cannot all be listed.
-func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+func (p *Pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.Node) ([]analysis.SuggestedFix, string) {
 	ptr, ok := p.TypesInfo.TypeOf(call.Args[0]).(*types.Pointer)
 	if !ok {
 		return nil, "the object is not a pointer to a kind's type"
@@ -47,13 +47,13 @@ func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 	}
 	// Seen only through the helpers' export data, the package holds just
 	// what they use: the fix is then written, and type-checked by -fix.
-	if rt.Complete() && rt.Scope().Lookup(fieldsChanged) == nil {
-		return nil, "the module's ssagen runtime predates ensure." + fieldsChanged + ": go get " + contract.RuntimePkg + "@latest"
+	if rt.Complete() && rt.Scope().Lookup(FieldsChanged) == nil {
+		return nil, "the module's ssagen runtime predates ensure." + FieldsChanged + ": go get " + contract.RuntimePkg + "@latest"
 	}
 	if _, ok := owns.Pkg().Scope().Lookup("WithPredicates").(*types.Func); !ok && owns.Pkg().Complete() {
 		return nil, owns.Pkg().Path() + " has no WithPredicates"
 	}
-	file := fileOf(stack)
+	file := FileOf(stack)
 	if file == nil {
 		return nil, "the Owns() is in no file"
 	}
@@ -86,7 +86,7 @@ func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 	}
 	indent := lineIndent(p, stack, line)
 	pred := fmt.Sprintf("%s.%s(func(%s *%s.%s) any {\n%s\treturn []any{%s}\n%s})",
-		f.qualify(rt, ""), fieldsChanged, v, f.qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
+		f.qualify(rt, ""), FieldsChanged, v, f.qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
 		indent, strings.Join(fields, ", "), indent)
 
 	var edit analysis.TextEdit
@@ -95,7 +95,7 @@ func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 		if !ok || oc.Ellipsis.IsValid() {
 			continue
 		}
-		if fn := p.callee(oc); fn == nil || fn.Name() != "WithPredicates" || fn.Pkg() != owns.Pkg() {
+		if fn := p.Callee(oc); fn == nil || fn.Name() != "WithPredicates" || fn.Pkg() != owns.Pkg() {
 			continue
 		}
 		text := pred
@@ -110,14 +110,14 @@ func (p *pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 	}
 	edits := append([]analysis.TextEdit{edit}, f.importEdits(nil, pred)...)
 	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), fieldsChanged),
+		Message:   fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), FieldsChanged),
 		TextEdits: edits,
 	}}, ""
 }
 
 // runtimePkg is ssagen's runtime package: among the package's imports,
 // or those of the helpers the driver found.
-func (p *pass) runtimePkg() *types.Package {
+func (p *Pass) runtimePkg() *types.Package {
 	if rt := p.imported(contract.RuntimePkg); rt != nil {
 		return rt
 	}
@@ -142,7 +142,7 @@ func (p *pass) runtimePkg() *types.Package {
 // lineIndent is the indentation of pos's line, as gofmt writes it (a
 // tab per level): the column of the first node of the line, among those
 // of the innermost declaration around it.
-func lineIndent(p *pass, stack []ast.Node, pos token.Pos) string {
+func lineIndent(p *Pass, stack []ast.Node, pos token.Pos) string {
 	line, col := p.Fset.Position(pos).Line, p.Fset.Position(pos).Column
 	var decl ast.Node
 	for _, n := range stack {
@@ -178,7 +178,7 @@ func itemName(typeName string) string {
 
 // at is pos as a reason names it: the file's base name, line and column
 // (the finding's own position names the package).
-func (p *pass) at(pos token.Pos) string {
+func (p *Pass) at(pos token.Pos) string {
 	at := p.Fset.Position(pos)
 	return fmt.Sprintf("%s:%d:%d", filepath.Base(at.Filename), at.Line, at.Column)
 }

@@ -38,8 +38,8 @@ type resultRewrite struct {
 
 // resultOf works out the rewrite of the OperationResult id the
 // statement as assigns, or says why there is none.
-func (p *pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast.Node, in *literalIntent) (*resultRewrite, string) {
-	body := funcBody(stack)
+func (p *Pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast.Node, in *literalIntent) (*resultRewrite, string) {
+	body := FuncBody(stack)
 	v, ok := p.TypesInfo.ObjectOf(id).(*types.Var)
 	if !ok || body == nil {
 		return nil, whyResultUsed
@@ -90,7 +90,7 @@ func (p *pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 	if !ok || scope == nil || scope.Lookup(errID.Name) == nil || scope.Lookup(errID.Name) != p.TypesInfo.ObjectOf(errID) {
 		return nil, whyResultUsed
 	}
-	block, _ := enclosingBlock(stack, as)
+	block, _ := EnclosingBlock(stack, as)
 	if block == nil {
 		return nil, whyResultUsed
 	}
@@ -111,7 +111,7 @@ func (p *pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 	var reached []*ast.Ident
 	for _, u := range uses {
 		if u.Pos() > as.End() && (next < 0 || u.Pos() < next) {
-			if !containsNode(block, u) {
+			if !ContainsNode(block, u) {
 				return nil, whyResultUsed
 			}
 			reached = append(reached, u)
@@ -130,7 +130,7 @@ func (p *pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 
 // varSpec is the `var v controllerutil.OperationResult` in body that
 // declares v alone, without a value, or nil.
-func (p *pass) varSpec(body *ast.BlockStmt, v *types.Var) *ast.ValueSpec {
+func (p *Pass) varSpec(body *ast.BlockStmt, v *types.Var) *ast.ValueSpec {
 	var out *ast.ValueSpec
 	ast.Inspect(body, func(n ast.Node) bool {
 		spec, ok := n.(*ast.ValueSpec)
@@ -138,7 +138,7 @@ func (p *pass) varSpec(body *ast.BlockStmt, v *types.Var) *ast.ValueSpec {
 			return out == nil
 		}
 		if named, ok := types.Unalias(v.Type()).(*types.Named); ok && named.Obj().Pkg() != nil &&
-			named.Obj().Pkg().Path() == controllerutilPkg && named.Obj().Name() == "OperationResult" {
+			named.Obj().Pkg().Path() == ControllerutilPkg && named.Obj().Name() == "OperationResult" {
 			out = spec
 		}
 		return false
@@ -156,7 +156,7 @@ func objName(in *literalIntent) string {
 // resultUses carries the uses of an OperationResult over to the
 // helper's Result, renamed to rename unless it is "": the edits, or false
 // when a use is none of those a Result can take.
-func (p *pass) resultUses(f *fixer, body *ast.BlockStmt, uses []*ast.Ident, rename string) ([]analysis.TextEdit, bool) {
+func (p *Pass) resultUses(f *fixer, body *ast.BlockStmt, uses []*ast.Ident, rename string) ([]analysis.TextEdit, bool) {
 	parents := map[ast.Node]ast.Node{}
 	var stack []ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -245,7 +245,7 @@ func (p *pass) resultUses(f *fixer, body *ast.BlockStmt, uses []*ast.Ident, rena
 
 // operationResult is the name of the controllerutil.OperationResult
 // constant e is ("" when it is none).
-func (p *pass) operationResult(e ast.Expr) string {
+func (p *Pass) operationResult(e ast.Expr) string {
 	var id *ast.Ident
 	switch x := ast.Unparen(e).(type) {
 	case *ast.SelectorExpr:
@@ -256,7 +256,7 @@ func (p *pass) operationResult(e ast.Expr) string {
 		return ""
 	}
 	c, ok := p.TypesInfo.Uses[id].(*types.Const)
-	if !ok || c.Pkg() == nil || c.Pkg().Path() != controllerutilPkg || !strings.HasPrefix(c.Name(), "OperationResult") {
+	if !ok || c.Pkg() == nil || c.Pkg().Path() != ControllerutilPkg || !strings.HasPrefix(c.Name(), "OperationResult") {
 		return ""
 	}
 	return c.Name()
@@ -292,7 +292,7 @@ func compareResult(rt, name string, op token.Token, c string) string {
 
 // onlyAsAnyArg reports whether u is an argument of call where any value
 // goes: a parameter of interface type, or a variadic ...any.
-func (p *pass) onlyAsAnyArg(call *ast.CallExpr, u *ast.Ident) bool {
+func (p *Pass) onlyAsAnyArg(call *ast.CallExpr, u *ast.Ident) bool {
 	sig, _ := types.Unalias(p.TypesInfo.TypeOf(call.Fun)).(*types.Signature)
 	if sig == nil {
 		return false

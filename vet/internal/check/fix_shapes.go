@@ -115,7 +115,7 @@ func (in *literalIntent) desiredExpr() ast.Expr {
 // literalIntentOf finds the intent of the object arg, written by the
 // statements site in block at index end (the statements before it are
 // searched); why says what is missing when it is nil.
-func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stack []ast.Node, site ...ast.Node) (*literalIntent, string) {
+func (p *Pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stack []ast.Node, site ...ast.Node) (*literalIntent, string) {
 	in := &literalIntent{}
 	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && isLiteral(u.X) {
 		lit := ast.Unparen(u.X).(*ast.CompositeLit)
@@ -125,7 +125,7 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		}
 		return in, ""
 	}
-	objVar := p.objectVar(arg)
+	objVar := p.ObjectVar(arg)
 	if objVar == nil {
 		return nil, whyNotVariable
 	}
@@ -144,8 +144,8 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 					in.def = s
 				}
 			}
-			for _, c := range calls(s) {
-				if p.isPkgFunc(c, controllerutilPkg, "SetControllerReference") && len(c.Args) >= 2 && p.objectVar(c.Args[1]) == objVar {
+			for _, c := range Calls(s) {
+				if p.IsPkgFunc(c, ControllerutilPkg, "SetControllerReference") && len(c.Args) >= 2 && p.ObjectVar(c.Args[1]) == objVar {
 					in.owner, in.ownerExpr = s, c.Args[0]
 				}
 			}
@@ -158,11 +158,11 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		// statements of that block up to the one holding the write.
 		for i := len(stack) - 1; i >= 0 && in.def == nil; i-- {
 			outer, ok := stack[i].(*ast.BlockStmt)
-			if !ok || outer == block || !containsNode(outer, block) || objVar.Pos() < outer.Pos() || objVar.Pos() > outer.End() {
+			if !ok || outer == block || !ContainsNode(outer, block) || objVar.Pos() < outer.Pos() || objVar.Pos() > outer.End() {
 				continue
 			}
 			for j, st := range outer.List {
-				if containsNode(st, block) {
+				if ContainsNode(st, block) {
 					scan(outer.List[:j])
 					break
 				}
@@ -229,8 +229,8 @@ func (p *pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 // only its name or namespace: v.Name, v.Namespace (not assigned, not
 // taken the address of), v.GetName(), v.GetNamespace(), or
 // client.ObjectKeyFromObject(v).
-func (p *pass) identityRead(id *ast.Ident, stack []ast.Node) bool {
-	file := fileOf(stack)
+func (p *Pass) identityRead(id *ast.Ident, stack []ast.Node) bool {
+	file := FileOf(stack)
 	if file == nil {
 		return false
 	}
@@ -260,14 +260,14 @@ func (p *pass) identityRead(id *ast.Ident, stack []ast.Node) bool {
 			return ok && c.Fun == ast.Expr(parent) && len(c.Args) == 0
 		}
 	case *ast.CallExpr:
-		return p.isPkgFunc(parent, clientPkg, "ObjectKeyFromObject") && len(parent.Args) == 1 && parent.Args[0] == ast.Expr(id)
+		return p.IsPkgFunc(parent, ClientPkg, "ObjectKeyFromObject") && len(parent.Args) == 1 && parent.Args[0] == ast.Expr(id)
 	}
 	return false
 }
 
 // typedDesired says why an object defined from an expression that is not
 // a literal (desired.gateway.DeepCopy(), newGateway(spec)) gets no fix.
-func (p *pass) typedDesired(rhs ast.Expr) string {
+func (p *Pass) typedDesired(rhs ast.Expr) string {
 	return fmt.Sprintf("the object is a typed value built elsewhere (%s), not a literal in this block, and its mutate function is not rewritten with a converter yet: "+
 		"build the apply configuration with From<Kind> where the desired object is built (docs/vet.md, \"CreateOrUpdate by hand\")", shorten(types.ExprString(rhs), 60))
 }
@@ -281,7 +281,7 @@ func shorten(s string, n int) string {
 
 // rangeIntent is the intent of a range variable over a slice literal of
 // the object type, written only at the site.
-func (p *pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node) (*literalIntent, string) {
+func (p *Pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node) (*literalIntent, string) {
 	var rs *ast.RangeStmt
 	for i := len(stack) - 1; i >= 0; i-- {
 		if r, ok := stack[i].(*ast.RangeStmt); ok {
@@ -310,7 +310,7 @@ func (p *pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 	}
 	if sliceVar != nil {
 		for id, o := range p.TypesInfo.Uses {
-			if o == sliceVar && id != rs.X && !containsNode(sliceDef, id) {
+			if o == sliceVar && id != rs.X && !ContainsNode(sliceDef, id) {
 				return nil, fmt.Sprintf("the slice %s is changed or read apart from the range over it (its last state is not the literal's)", sliceVar.Name())
 			}
 		}
@@ -338,7 +338,7 @@ func (p *pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 	}
 	// Reads of the name elsewhere in the loop's body carry over.
 	for _, st := range rs.Body.List {
-		if !inAny(st, allowed) && !slices.ContainsFunc(site, func(n ast.Node) bool { return containsNode(st, n) }) {
+		if !inAny(st, allowed) && !slices.ContainsFunc(site, func(n ast.Node) bool { return ContainsNode(st, n) }) {
 			in.readsIn = append(in.readsIn, st)
 		}
 	}
@@ -352,8 +352,8 @@ func (p *pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 }
 
 // definedFromLiteral finds v := []T{...} in the function holding stack.
-func (p *pass) definedFromLiteral(v *types.Var, stack []ast.Node) (ast.Stmt, *ast.CompositeLit) {
-	body := funcBody(stack)
+func (p *Pass) definedFromLiteral(v *types.Var, stack []ast.Node) (ast.Stmt, *ast.CompositeLit) {
+	body := FuncBody(stack)
 	if body == nil {
 		return nil, nil
 	}
@@ -377,7 +377,7 @@ func (p *pass) definedFromLiteral(v *types.Var, stack []ast.Node) (ast.Stmt, *as
 // render builds the intent's builder chains for ac and the edits that put
 // them in place (with those of edits); b is the chain an inline intent
 // hands the helper (for a range, all of them, for the imports).
-func (in *literalIntent) render(p *pass, f *fixer, ac *types.Named) (b string, edits []analysis.TextEdit, removed []ast.Node, ok bool) {
+func (in *literalIntent) render(p *Pass, f *fixer, ac *types.Named) (b string, edits []analysis.TextEdit, removed []ast.Node, ok bool) {
 	if in.elems == nil {
 		switch {
 		case in.keep:
@@ -452,7 +452,7 @@ func (in *literalIntent) callWith(f *fixer, ctx ast.Expr, clientText, desired st
 
 // edits are the intent's own edits: the literal becomes the builder (for
 // a variable), the SetControllerReference goes.
-func (in *literalIntent) edits(p *pass, builder string) ([]analysis.TextEdit, []ast.Node) {
+func (in *literalIntent) edits(p *Pass, builder string) ([]analysis.TextEdit, []ast.Node) {
 	var edits []analysis.TextEdit
 	var removed []ast.Node
 	if in.variable != nil {
@@ -483,7 +483,7 @@ type createFix struct {
 
 // createWrite prepares the fix of create, written by the statements site
 // at index end of block; why says what is missing when it is nil.
-func (p *pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.BlockStmt, end int, stack, site []ast.Node) (*createFix, string) {
+func (p *Pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.BlockStmt, end int, stack, site []ast.Node) (*createFix, string) {
 	in, why := p.literalIntentOf(create.Args[1], block, end, stack, site...)
 	if in == nil {
 		return nil, why
@@ -508,9 +508,9 @@ func (p *pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.Bloc
 	return w, ""
 }
 
-// createUpdateFix builds the suggested fix for a create-update finding,
+// CreateUpdateFix builds the suggested fix for a create-update finding,
 // or says why there is none.
-func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+func (p *Pass) CreateUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []ast.Node) ([]analysis.SuggestedFix, string) {
 	if why := p.notClientCreate(create); why != "" {
 		return nil, why
 	}
@@ -524,7 +524,7 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 		case *ast.File:
 			file = n
 		case *ast.IfStmt:
-			if n != ifs && n.Init != nil && containsNode(n.Init, create) && containsNode(n.Body, ifs) {
+			if n != ifs && n.Init != nil && ContainsNode(n.Init, create) && ContainsNode(n.Body, ifs) {
 				outer = n
 			}
 		}
@@ -534,7 +534,7 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	if formB {
 		anchor = outer
 	}
-	block, idx := enclosingBlock(stack, anchor)
+	block, idx := EnclosingBlock(stack, anchor)
 	if file == nil || block == nil {
 		return nil, whyUpdateShape
 	}
@@ -543,7 +543,7 @@ func (p *pass) createUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 	var createStmt ast.Stmt
 	end := idx
 	if !formB {
-		if idx == 0 || ifs.Init != nil || ifs.Else != nil || !containsNode(block.List[idx-1], create) {
+		if idx == 0 || ifs.Init != nil || ifs.Else != nil || !ContainsNode(block.List[idx-1], create) {
 			return nil, whyUpdateShape
 		}
 		createStmt = block.List[idx-1]
@@ -603,15 +603,15 @@ func writeStatement(call *ast.CallExpr, stack []ast.Node) (*ast.File, ast.Stmt) 
 		case *ast.FuncLit:
 			// A statement outside the function the call is in (an if
 			// around a retry of it) is not its statement.
-			if containsNode(n.Body, call) {
+			if ContainsNode(n.Body, call) {
 				stmt = nil
 			}
 		case *ast.IfStmt:
-			if n.Init != nil && containsNode(n.Init, call) {
+			if n.Init != nil && ContainsNode(n.Init, call) {
 				stmt = n
 			}
 		case *ast.AssignStmt:
-			if containsNode(n, call) && stmt == nil {
+			if ContainsNode(n, call) && stmt == nil {
 				stmt = n
 			}
 		}
@@ -619,7 +619,7 @@ func writeStatement(call *ast.CallExpr, stack []ast.Node) (*ast.File, ast.Stmt) 
 	return file, stmt
 }
 
-// createIgnoreFix builds the suggested fix for a create-ignore finding:
+// CreateIgnoreFix builds the suggested fix for a create-ignore finding:
 // the Create becomes Ensure<Kind> with ensure.CreateOnly() — created when
 // missing, never overwritten, no request once the cache has it. Shapes:
 //
@@ -629,7 +629,7 @@ func writeStatement(call *ast.CallExpr, stack []ast.Node) (*ast.File, ast.Stmt) 
 //	if err != nil && !apierrors.IsAlreadyExists(err) { ... }
 //
 // with obj an inline literal or a variable built from one.
-func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+func (p *Pass) CreateIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analysis.SuggestedFix, string) {
 	if why := p.notClientCreate(create); why != "" {
 		return nil, why
 	}
@@ -638,7 +638,7 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		// The check's if is the finding's node; the Create is the
 		// assignment right before it.
 		if ifs, ok := stack[len(stack)-1].(*ast.IfStmt); ok {
-			if block, i := enclosingBlock(stack, ifs); block != nil && i > 0 && containsNode(block.List[i-1], create) {
+			if block, i := EnclosingBlock(stack, ifs); block != nil && i > 0 && ContainsNode(block.List[i-1], create) {
 				stmt = block.List[i-1]
 			}
 		}
@@ -646,7 +646,7 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 	if file == nil || stmt == nil {
 		return nil, whyIgnoreShape
 	}
-	block, idx := enclosingBlock(stack, stmt)
+	block, idx := EnclosingBlock(stack, stmt)
 	if block == nil {
 		return nil, whyIgnoreShape
 	}
@@ -671,7 +671,7 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	rhs := ast.Unparen(as.Rhs[0])
 	ignored := false
-	if c, ok := rhs.(*ast.CallExpr); ok && p.isPkgFunc(c, clientPkg, "IgnoreAlreadyExists") && len(c.Args) == 1 && ast.Unparen(c.Args[0]) == create {
+	if c, ok := rhs.(*ast.CallExpr); ok && p.IsPkgFunc(c, ClientPkg, "IgnoreAlreadyExists") && len(c.Args) == 1 && ast.Unparen(c.Args[0]) == create {
 		ignored = true
 	} else if rhs != create {
 		return nil, whyIgnoreShape
@@ -694,7 +694,7 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 			return false
 		}
 		c, ok := ast.Unparen(u.X).(*ast.CallExpr)
-		if !ok || !p.isPkgFunc(c, apierrorsPkg, "IsAlreadyExists") || len(c.Args) != 1 {
+		if !ok || !p.IsPkgFunc(c, APIErrorsPkg, "IsAlreadyExists") || len(c.Args) != 1 {
 			return false
 		}
 		id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
@@ -709,7 +709,7 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		}
 		c, ok := ast.Unparen(b.X).(*ast.CallExpr)
 		nl, ok2 := ast.Unparen(b.Y).(*ast.Ident)
-		if !ok || !ok2 || nl.Name != "nil" || !p.isPkgFunc(c, clientPkg, "IgnoreAlreadyExists") || len(c.Args) != 1 {
+		if !ok || !ok2 || nl.Name != "nil" || !p.IsPkgFunc(c, ClientPkg, "IgnoreAlreadyExists") || len(c.Args) != 1 {
 			return false
 		}
 		id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
@@ -749,7 +749,7 @@ func (p *pass) createIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 // ownerOnly: the statement only sets the controller reference and
 // returns its error (`if err := SetControllerReference(...); err != nil
 // { return ... }`, or the bare call).
-func ownerOnly(p *pass, s ast.Stmt) bool {
+func ownerOnly(p *Pass, s ast.Stmt) bool {
 	switch s := s.(type) {
 	case *ast.ExprStmt:
 		return true
@@ -772,7 +772,7 @@ func isBlank(e ast.Expr) bool {
 
 // errorReturn finds, in body, the return statement that hands the create
 // error on (mentions errExpr), to keep as the new error path.
-func errorReturn(p *pass, body *ast.BlockStmt, errExpr ast.Expr) *ast.ReturnStmt {
+func errorReturn(p *Pass, body *ast.BlockStmt, errExpr ast.Expr) *ast.ReturnStmt {
 	id, ok := errExpr.(*ast.Ident)
 	if !ok {
 		return nil
@@ -804,8 +804,8 @@ func errorReturn(p *pass, body *ast.BlockStmt, errExpr ast.Expr) *ast.ReturnStmt
 // notClientCreate says why a create call is not one -fix rewrites: a
 // write through a function field (a seam tests replace) or a wrapper, or
 // a Create with options; "" for c.Create(ctx, obj).
-func (p *pass) notClientCreate(create *ast.CallExpr) string {
-	if p.clientMethod(create) == "Create" {
+func (p *Pass) notClientCreate(create *ast.CallExpr) string {
+	if p.ClientMethod(create) == "Create" {
 		if len(create.Args) != 2 {
 			return "the Create passes options (client.CreateOption): the helper takes ensure options instead; rewrite by hand (docs/vet.md, \"Create with options\")"
 		}
@@ -826,13 +826,13 @@ func (p *pass) notClientCreate(create *ast.CallExpr) string {
 // helperName names the helper for the object a create call writes: the
 // last of its arguments that is an object (a wrapper's createFn(ctx,
 // obj), a clientset's Create(ctx, obj, opts) — never the options).
-func helperName(p *pass, create *ast.CallExpr) string {
+func helperName(p *Pass, create *ast.CallExpr) string {
 	for i := len(create.Args) - 1; i >= 0; i-- {
 		t := p.TypesInfo.TypeOf(create.Args[i])
-		if t == nil || !isObjectPointer(t) && !isObjectPointer(types.NewPointer(t)) {
+		if t == nil || !IsObjectPointer(t) && !IsObjectPointer(types.NewPointer(t)) {
 			continue
 		}
-		if kind := p.kindOf(create.Args[i]); !genericKind(kind) {
+		if kind := p.KindOf(create.Args[i]); !genericKind(kind) {
 			return contract.Ensure(kind)
 		}
 		break
@@ -843,4 +843,23 @@ func helperName(p *pass, create *ast.CallExpr) string {
 func isLiteral(e ast.Expr) bool {
 	_, ok := ast.Unparen(e).(*ast.CompositeLit)
 	return ok
+}
+
+// IsObjectPointer reports a pointer to a Kubernetes object: a struct that
+// embeds ObjectMeta.
+func IsObjectPointer(t types.Type) bool {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Embedded() && f.Name() == "ObjectMeta" {
+			return true
+		}
+	}
+	return false
 }

@@ -220,7 +220,7 @@ func declared(f *ast.File, into map[string]string) {
 // moduleHelper finds Ensure<Kind> for named among the helpers the driver
 // resolved for the package's module (or named with -helpers), when the
 // package does not import them.
-func (p *pass) moduleHelper(named *types.Named) *types.Func {
+func (p *Pass) moduleHelper(named *types.Named) *types.Func {
 	p.helperErr = ""
 	if named.Obj().Pkg() == nil {
 		return nil

@@ -1,8 +1,11 @@
-// Package check holds the logic of ssagen vet's analyzers, one file per
-// analyzer and what they share: the pass, the fixes, the helpers a driver
-// resolves. Each analyzer is its own package under vet/ (its doc, its
-// tests); this package is their common ground and is not imported by
-// anything else.
+// Package check is the common ground of ssagen vet's analyzers: the pass
+// they run on (Pass, built by Analyzer), what several of them ask of a
+// package (its cached reads and status writers: sites.go), the fixes
+// that rewrite a site as a generated helper (fix_*.go), and the helpers
+// a driver resolves (HelpersAnalyzer). Each analyzer is its own package
+// under vet/, holding what it matches and reports; no analyzer calls
+// another's matcher: one that must stay quiet where another reports
+// requires that analyzer and asks its Result.
 package check
 
 import (
@@ -21,41 +24,46 @@ import (
 )
 
 const (
-	clientPkg            = flow.ClientPkg
-	controllerutilPkg    = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
-	controllerRuntimePkg = "sigs.k8s.io/controller-runtime"
+	ClientPkg            = flow.ClientPkg
+	ControllerutilPkg    = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	ControllerRuntimePkg = "sigs.k8s.io/controller-runtime"
 	builderPkg           = "sigs.k8s.io/controller-runtime/pkg/builder"
-	predicatePkg         = "sigs.k8s.io/controller-runtime/pkg/predicate"
-	apierrorsPkg         = "k8s.io/apimachinery/pkg/api/errors"
-	retryPkg             = "k8s.io/client-go/util/retry"
-	waitPkg              = "k8s.io/apimachinery/pkg/util/wait"
-	unstructuredPkg      = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	PredicatePkg         = "sigs.k8s.io/controller-runtime/pkg/predicate"
+	APIErrorsPkg         = "k8s.io/apimachinery/pkg/api/errors"
+	RetryPkg             = "k8s.io/client-go/util/retry"
+	WaitPkg              = "k8s.io/apimachinery/pkg/util/wait"
+	UnstructuredPkg      = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-func analyzer(h *Helpers, name, doc string, run func(*pass)) *analysis.Analyzer {
+// Analyzer builds one of ssagen vet's analyzers: run reports its
+// findings on a Pass. Every analyzer requires inspect, flow and
+// HelpersAnalyzer, and those of requires, whose Results run may read
+// (Pass.ResultOf); it returns a *Result.
+func Analyzer(name, doc string, run func(*Pass), requires ...*analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       name,
 		Doc:        doc,
-		Requires:   []*analysis.Analyzer{inspect.Analyzer, flow.Analyzer},
-		ResultType: reflect.TypeFor[Targets](),
+		Requires:   append([]*analysis.Analyzer{inspect.Analyzer, flow.Analyzer, HelpersAnalyzer}, requires...),
+		ResultType: reflect.TypeFor[*Result](),
 		Run: func(p *analysis.Pass) (any, error) {
-			ps := &pass{Pass: p, ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), flow: p.ResultOf[flow.Analyzer].(*flow.Result), helpers: h, targets: Targets{}}
+			ps := &Pass{Pass: p, Ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), Flow: p.ResultOf[flow.Analyzer].(*flow.Result), helpers: p.ResultOf[HelpersAnalyzer].(*Helpers), result: &Result{Targets: Targets{}}}
 			run(ps)
-			return ps.targets, nil
+			return ps.result, nil
 		},
 	}
 }
 
-type pass struct {
+// Pass is the pass of one of ssagen vet's analyzers over a package.
+type Pass struct {
 	*analysis.Pass
-	ins *inspector.Inspector
-	// flow holds what the functions of the package and of those it
+	Ins *inspector.Inspector
+	// Flow holds what the functions of the package and of those it
 	// imports do through a client (the flow analyzer's summaries).
-	flow   *flow.Result
+	Flow   *flow.Result
 	byPath map[string]*types.Package // imported's index
-	// guardedCalls counts, per function of the package, its calls and
+	// GuardedCalls counts, per function of the package, its calls and
 	// those that run only when a read found nothing (calledOnlyWhenAbsent).
-	guardedCalls map[*types.Func][2]int
+	GuardedCalls map[*types.Func][2]int
 	// fieldsRead are the struct fields the package stores cached
 	// objects in (readFields); nil until asked.
 	fieldsRead map[*types.Var]bool
@@ -63,23 +71,23 @@ type pass struct {
 	helpers *Helpers
 	// helperErr says why a helper found in the module could not be used.
 	helperErr string
-	// targets are the helpers the fixes of the pass's diagnostics name:
-	// its result.
-	targets Targets
+	// result is the pass's: what its diagnostics say as data, and what
+	// they cover.
+	result *Result
 }
 
-// inTest reports whether n is test code — a _test.go file, or a test
+// InTest reports whether n is test code — a _test.go file, or a test
 // helper package (testutil, testing, ...): tests may write however they like.
-func (p *pass) inTest(n ast.Node) bool {
+func (p *Pass) InTest(n ast.Node) bool {
 	return strings.HasSuffix(p.Fset.Position(n.Pos()).Filename, "_test.go") || strings.Contains(p.Pkg.Name(), "test")
 }
 
 // sourceFuncs are the package's function declarations with a body,
 // outside tests, in source order.
-func (p *pass) sourceFuncs() []*ast.FuncDecl {
+func (p *Pass) sourceFuncs() []*ast.FuncDecl {
 	var out []*ast.FuncDecl
 	for _, file := range p.Files {
-		if p.inTest(file) {
+		if p.InTest(file) {
 			continue
 		}
 		for _, d := range file.Decls {
@@ -91,12 +99,12 @@ func (p *pass) sourceFuncs() []*ast.FuncDecl {
 	return out
 }
 
-// callee returns the function or method a call invokes, or nil.
-func (p *pass) callee(call *ast.CallExpr) *types.Func { return flow.Callee(p.TypesInfo, call) }
+// Callee returns the function or method a call invokes, or nil.
+func (p *Pass) Callee(call *ast.CallExpr) *types.Func { return flow.Callee(p.TypesInfo, call) }
 
-// isPkgFunc reports a call of pkg.name (a function, not a method).
-func (p *pass) isPkgFunc(call *ast.CallExpr, pkg string, names ...string) bool {
-	fn := p.callee(call)
+// IsPkgFunc reports a call of pkg.name (a function, not a method).
+func (p *Pass) IsPkgFunc(call *ast.CallExpr, pkg string, names ...string) bool {
+	fn := p.Callee(call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkg {
 		return false
 	}
@@ -108,12 +116,12 @@ func (p *pass) isPkgFunc(call *ast.CallExpr, pkg string, names ...string) bool {
 	return false
 }
 
-// clientMethod returns the name of a controller-runtime client write or
+// ClientMethod returns the name of a controller-runtime client write or
 // read method a call invokes (Create, Update, Patch, Get, Apply ...), or "".
-func (p *pass) clientMethod(call *ast.CallExpr) string { return flow.ClientMethod(p.TypesInfo, call) }
+func (p *Pass) ClientMethod(call *ast.CallExpr) string { return flow.ClientMethod(p.TypesInfo, call) }
 
-// kindOf names the Kubernetes kind of an object expression (*rbacv1.Role → Role).
-func (p *pass) kindOf(e ast.Expr) string {
+// KindOf names the Kubernetes kind of an object expression (*rbacv1.Role → Role).
+func (p *Pass) KindOf(e ast.Expr) string {
 	t := p.TypesInfo.TypeOf(e)
 	if t == nil {
 		return ""
@@ -127,8 +135,8 @@ func (p *pass) kindOf(e ast.Expr) string {
 	return ""
 }
 
-// helper names the fix t: Ensure<Kind>, or Ensure<Kind>Status.
-func helper(t Target) string {
+// HelperFix names the fix t: Ensure<Kind>, or Ensure<Kind>Status.
+func HelperFix(t Target) string {
 	name := contract.Ensure(t.Kind)
 	if t.Status {
 		name = contract.EnsureStatus(t.Kind)
@@ -144,44 +152,14 @@ func genericKind(kind string) bool {
 	return kind == "" || kind == "Object" || kind == "Unstructured"
 }
 
-// objectVar returns the variable an argument names (obj, &obj), or nil.
-func (p *pass) objectVar(e ast.Expr) *types.Var { return flow.ObjectVar(p.TypesInfo, e) }
+// ObjectVar returns the variable an argument names (obj, &obj), or nil.
+func (p *Pass) ObjectVar(e ast.Expr) *types.Var { return flow.ObjectVar(p.TypesInfo, e) }
 
 // noHelper is the reason a fix has no helper: the last one found that
 // did not type-check, or none found.
-func (p *pass) noHelper() string {
+func (p *Pass) noHelper() string {
 	if p.helperErr != "" {
 		return p.helperErr
 	}
 	return whyNoHelper
-}
-
-// The analyzers, each built with the helpers h (nil: imports only) under
-// the name and doc its package gives it.
-func CreateUpdate(h *Helpers, name, doc string) *analysis.Analyzer {
-	return analyzer(h, name, doc, runCreateUpdate)
-}
-
-func CreateOrUpdate(h *Helpers, name, doc string) *analysis.Analyzer {
-	return analyzer(h, name, doc, runCreateOrUpdate)
-}
-
-func RetryOnConflict(h *Helpers, name, doc string) *analysis.Analyzer {
-	return analyzer(h, name, doc, runRetryOnConflict)
-}
-
-func StatusUpdate(h *Helpers, name, doc string) *analysis.Analyzer {
-	return analyzer(h, name, doc, runStatusUpdate)
-}
-
-func UpdateFromScratch(h *Helpers, name, doc string) *analysis.Analyzer {
-	return analyzer(h, name, doc, runUpdateFromScratch)
-}
-
-func ApplyTypedStruct(h *Helpers, name, doc string) *analysis.Analyzer {
-	return analyzer(h, name, doc, runApplyTypedStruct)
-}
-
-func OwnsChurning(h *Helpers, name, doc string) *analysis.Analyzer {
-	return analyzer(h, name, doc, runOwnsChurning)
 }

@@ -24,7 +24,7 @@ import (
 // function known to read some of it (metav1.GetControllerOf). An object
 // of the kind, or a list of them, handed to a function whose reads vet
 // cannot see, or read whole, declines.
-func (p *pass) readsOf(kind *types.Named, recv types.Type) ([]fieldRead, string) {
+func (p *Pass) readsOf(kind *types.Named, recv types.Type) ([]fieldRead, string) {
 	r := &kindReads{p: p, kind: kind, paths: map[string]bool{"OwnerReferences": true}, items: map[string]*itemReads{}, whole: map[string]bool{}}
 	for _, fd := range p.reconcilerFuncs(recv) {
 		r.inspect(fd.Body, nil)
@@ -59,7 +59,7 @@ type fieldRead struct {
 // reconcilerFuncs are the declarations of the package (outside tests)
 // that recv's Reconcile method reaches through calls and function values
 // in the package; all of them when recv has no Reconcile.
-func (p *pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
+func (p *Pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	byName := map[string][]*types.Func{} // methods by name: calls through interfaces
 	var roots []*types.Func
@@ -73,7 +73,7 @@ func (p *pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
 		if fd.Recv != nil {
 			byName[fn.Name()] = append(byName[fn.Name()], fn)
 		}
-		if sig := fn.Type().(*types.Signature); recv != nil && fn.Name() == "Reconcile" && sig.Recv() != nil && types.Identical(deref(sig.Recv().Type()), recv) {
+		if sig := fn.Type().(*types.Signature); recv != nil && fn.Name() == "Reconcile" && sig.Recv() != nil && types.Identical(Deref(sig.Recv().Type()), recv) {
 			roots = append(roots, fn)
 		}
 	}
@@ -108,16 +108,9 @@ func (p *pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
 	return out
 }
 
-func deref(t types.Type) types.Type {
-	if ptr, ok := t.(*types.Pointer); ok {
-		return ptr.Elem()
-	}
-	return t
-}
-
 // kindReads collects what a reconciler reads of objects of one kind.
 type kindReads struct {
-	p     *pass
+	p     *Pass
 	kind  *types.Named
 	paths map[string]bool
 	// items are the slice paths read only item by item, by the fields
@@ -132,7 +125,7 @@ type kindReads struct {
 
 // of reports t as the kind, or a pointer to it.
 func (r *kindReads) of(t types.Type) bool {
-	return t != nil && types.Identical(deref(t), r.kind)
+	return t != nil && types.Identical(Deref(t), r.kind)
 }
 
 // holds reports t as a slice, map or list of the kind's objects.
@@ -140,7 +133,7 @@ func (r *kindReads) holds(t types.Type) bool {
 	if t == nil {
 		return false // a package name, a label
 	}
-	switch t := deref(t).Underlying().(type) {
+	switch t := Deref(t).Underlying().(type) {
 	case *types.Slice:
 		return r.of(t.Elem())
 	case *types.Map:
@@ -371,12 +364,12 @@ func (r *kindReads) read(path string, n ast.Node) {
 // handed ("" for none of its content), by package and name.
 var knownReads = map[string]map[string]string{
 	"k8s.io/apimachinery/pkg/apis/meta/v1": {"GetControllerOf": "OwnerReferences", "GetControllerOfNoCopy": "OwnerReferences", "IsControlledBy": "OwnerReferences"},
-	controllerutilPkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences", "HasControllerReference": "OwnerReferences",
+	ControllerutilPkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences", "HasControllerReference": "OwnerReferences",
 		"HasOwnerReference": "OwnerReferences", "RemoveOwnerReference": "OwnerReferences", "RemoveControllerReference": "OwnerReferences",
 		"ContainsFinalizer": "Finalizers", "AddFinalizer": "Finalizers", "RemoveFinalizer": "Finalizers",
 		"CreateOrUpdate": "", "CreateOrPatch": ""},
-	controllerRuntimePkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences"},
-	clientPkg:            {"ObjectKeyFromObject": ""},
+	ControllerRuntimePkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences"},
+	ClientPkg:            {"ObjectKeyFromObject": ""},
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil": {"GVKForObject": ""},
 	"k8s.io/klog/v2": {"KObj": "", "KObjs": ""},
 }
@@ -397,7 +390,7 @@ func (r *kindReads) argument(call *ast.CallExpr, i int, e ast.Expr) {
 	if flow.ClientMethod(p.TypesInfo, call) != "" || flow.IsStatusWriter(call.Fun) {
 		return // a client's read fills it, its writes send it
 	}
-	fn := p.callee(call)
+	fn := p.Callee(call)
 	name := ""
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		name = sel.Sel.Name
@@ -417,7 +410,7 @@ func (r *kindReads) argument(call *ast.CallExpr, i int, e ast.Expr) {
 			r.read(fields, call)
 			return
 		}
-		if quietPkgs[pkg.Path()] || isBuilderPkg(pkg.Path()) || pkg.Path() == contract.RuntimePkg || contract.IsHelperPkg(pkg.Path()) || strings.Contains(pkg.Path(), "applyconfiguration") {
+		if quietPkgs[pkg.Path()] || IsBuilderPkg(pkg.Path()) || pkg.Path() == contract.RuntimePkg || contract.IsHelperPkg(pkg.Path()) || strings.Contains(pkg.Path(), "applyconfiguration") {
 			return
 		}
 	}
@@ -459,7 +452,7 @@ func paramAt(sig *types.Signature, i int) *types.Var {
 // an object of the kind is handed in: its getters read, what it is
 // handed to is judged in turn.
 func (r *kindReads) followParam(fn *types.Func, i int) {
-	fd := r.p.funcDecl(fn)
+	fd := r.p.FuncDecl(fn)
 	param := paramAt(fn.Type().(*types.Signature), i)
 	if fd == nil || param == nil || fn.Type().(*types.Signature).Variadic() && i >= fn.Type().(*types.Signature).Params().Len()-1 {
 		r.why = fmt.Sprintf("the reconciler hands a %s to %s, whose reads vet cannot list", r.kind.Obj().Name(), fn.Name())

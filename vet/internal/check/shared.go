@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// funcBody returns the body of the innermost function in stack.
-func funcBody(stack []ast.Node) *ast.BlockStmt {
+// FuncBody returns the body of the innermost function in stack.
+func FuncBody(stack []ast.Node) *ast.BlockStmt {
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch f := stack[i].(type) {
 		case *ast.FuncDecl:
@@ -19,8 +19,8 @@ func funcBody(stack []ast.Node) *ast.BlockStmt {
 	return nil
 }
 
-// calls lists the calls in n (not descending into function literals when shallow).
-func calls(n ast.Node) []*ast.CallExpr {
+// Calls lists the calls in n (not descending into function literals when shallow).
+func Calls(n ast.Node) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	if n == nil {
 		return nil
@@ -34,19 +34,19 @@ func calls(n ast.Node) []*ast.CallExpr {
 	return out
 }
 
-// isCreateCall reports a client Create or a function (field, wrapper)
+// IsCreateCall reports a client Create or a function (field, wrapper)
 // whose name says it creates.
-func (p *pass) isCreateCall(call *ast.CallExpr) bool {
-	if p.clientMethod(call) == "Create" {
+func (p *Pass) IsCreateCall(call *ast.CallExpr) bool {
+	if p.ClientMethod(call) == "Create" {
 		return true
 	}
 	name := calledName(call)
 	return strings.Contains(strings.ToLower(name), "create") && !strings.Contains(strings.ToLower(name), "createorupdate") && !strings.Contains(strings.ToLower(name), "createorpatch")
 }
 
-// isWriteCall reports Update or Patch through a client or a named wrapper.
-func (p *pass) isWriteCall(call *ast.CallExpr) bool {
-	switch p.clientMethod(call) {
+// IsWriteCall reports Update or Patch through a client or a named wrapper.
+func (p *Pass) IsWriteCall(call *ast.CallExpr) bool {
+	switch p.ClientMethod(call) {
 	case "Update", "Patch":
 		return true
 	}
@@ -66,37 +66,31 @@ func calledName(call *ast.CallExpr) string {
 	return ""
 }
 
-// zeroExpr: nil, an empty composite literal (ctrl.Result{}), or a zero
+// ZeroExpr: nil, an empty composite literal (ctrl.Result{}), or a zero
 // literal.
-func zeroExpr(e ast.Expr) bool {
+func ZeroExpr(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		return e.Name == "nil" || e.Name == "false"
 	case *ast.CompositeLit:
 		return len(e.Elts) == 0
 	case *ast.UnaryExpr:
-		return e.Op == token.AND && zeroExpr(e.X)
+		return e.Op == token.AND && ZeroExpr(e.X)
 	case *ast.BasicLit:
 		return e.Value == "0" || e.Value == `""`
 	}
 	return false
 }
 
-// withWhy adds to a finding without a suggested fix the reason none is
+// WithWhy adds to a finding without a suggested fix the reason none is
 // offered.
-func withWhy(d diagnostic, why string) diagnostic {
+func WithWhy(d Finding, why string) Finding {
 	if len(d.SuggestedFixes) == 0 && why != "" {
 		d.Message += noFix + why + ")"
+		d.target.Why = why
 	}
 	return d
 }
 
-// NoFixReason returns the reason a finding's message gives for having
-// no automatic fix, or "".
-func NoFixReason(msg string) string {
-	i := strings.LastIndex(msg, noFix)
-	if i < 0 || !strings.HasSuffix(msg, ")") {
-		return ""
-	}
-	return msg[i+len(noFix) : len(msg)-1]
-}
+// noFix opens the note a finding without a suggested fix ends with.
+const noFix = " (no automatic fix: "

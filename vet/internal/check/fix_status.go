@@ -6,17 +6,16 @@ import (
 	"go/token"
 	"go/types"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/ssagen/ssagen/internal/contract"
+	"golang.org/x/tools/go/analysis"
 )
 
-// lazyStatusWriters lists the package's status writes once, and only
+// LazyStatusWriters lists the package's status writes once, and only
 // when a finding's fix asks.
-func (p *pass) lazyStatusWriters() func() []statusWriter {
-	var writers []statusWriter
+func (p *Pass) LazyStatusWriters() func() []StatusWriter {
+	var writers []StatusWriter
 	listed := false
-	return func() []statusWriter {
+	return func() []StatusWriter {
 		if !listed {
 			writers, listed = p.statusWriters(), true
 		}
@@ -24,71 +23,34 @@ func (p *pass) lazyStatusWriters() func() []statusWriter {
 	}
 }
 
-func runStatusUpdate(p *pass) {
-	statusWriters := p.lazyStatusWriters()
-	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		call := n.(*ast.CallExpr)
-		if !push || p.inTest(call) || len(call.Args) < 2 {
-			return true
-		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Update" || !p.isStatusWriter(sel.X) {
-			return true
-		}
-		// Inside a RetryOnConflict around Get + Update, the retry-on-conflict
-		// finding covers this write: one finding per site.
-		for _, n := range stack {
-			if rc, ok := n.(*ast.CallExpr); ok && p.retryReported(rc) && containsNode(p.retriedFunc(rc), call) {
-				return true
-			}
-		}
-		// An object built here is not from the cache; one read here, handed
-		// in, or copied from either (a reconciler's helper) almost always is.
-		v := p.objectVar(call.Args[1])
-		body := funcBody(stack)
-		// &Pod{} filled by a Get is read, not built.
-		if v == nil || body == nil || (builtFromLiteral(p, body, v) && !p.readInFunc(body, v, call.Pos())) {
-			return true
-		}
-		t := ensures(p.kindOf(call.Args[1]), true)
-		d := diag(call.Pos(), contract.CategoryStatusUpdate,
-			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
-			helper(t)+": a status apply carries no resourceVersion and is skipped when nothing changed", t)
-		var why string
-		d.SuggestedFixes, why = p.statusUpdateFix(call, sel, stack, statusWriters)
-		p.report(withWhy(d, why))
-		return true
-	})
-}
-
-// statusWriter is a Status().Update or Status().Patch of the package:
+// StatusWriter is a Status().Update or Status().Patch of the package:
 // the object's type and the receiver of the function that writes it (nil
 // for a plain function).
-type statusWriter struct {
+type StatusWriter struct {
 	pos  token.Pos
 	obj  types.Type
 	recv types.Type
 }
 
 // statusWriters lists the package's status writes outside tests.
-func (p *pass) statusWriters() []statusWriter {
-	var out []statusWriter
-	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+func (p *Pass) statusWriters() []StatusWriter {
+	var out []StatusWriter
+	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
-		if !push || p.inTest(call) || len(call.Args) < 2 {
+		if !push || p.InTest(call) || len(call.Args) < 2 {
 			return true
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || (sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" && sel.Sel.Name != "Apply") || !p.isStatusWriter(sel.X) {
+		if !ok || (sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" && sel.Sel.Name != "Apply") || !p.IsStatusWriter(sel.X) {
 			return true
 		}
-		out = append(out, statusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1]), recv: p.receiverOf(stack)})
+		out = append(out, StatusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1]), recv: p.receiverOf(stack)})
 		return true
 	})
 	return out
 }
 
-// statusUpdateFix turns a Status().Update(ctx, obj) into the status
+// StatusUpdateFix turns a Status().Update(ctx, obj) into the status
 // helper's call with the object's status converted (StatusFrom<Kind>):
 //
 //	return r.Status().Update(ctx, &pod)
@@ -102,12 +64,12 @@ func (p *pass) statusWriters() []statusWriter {
 // statement around it stays. Declined when another writer of the kind's
 // status is in evidence (a status write of the same kind by another
 // reconciler of the package): the conversion would claim its fields.
-func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack []ast.Node, writers func() []statusWriter) ([]analysis.SuggestedFix, string) {
+func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack []ast.Node, writers func() []StatusWriter) ([]analysis.SuggestedFix, string) {
 	if len(call.Args) != 2 {
 		return nil, "the Update has options, which the status helper does not take: rewrite it by hand (docs/vet.md)"
 	}
 	objType := p.TypesInfo.TypeOf(call.Args[1])
-	kind := p.kindOf(call.Args[1])
+	kind := p.KindOf(call.Args[1])
 	helperObj := p.helperFunc(objType)
 	if helperObj == nil {
 		return nil, p.noHelper()
@@ -123,7 +85,7 @@ func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 				"apply only the fields this code owns (%s with the status apply configuration, docs/vet.md)", kind, p.Fset.Position(w.pos), contract.EnsureStatus(kind))
 		}
 	}
-	file := fileOf(stack)
+	file := FileOf(stack)
 	if file == nil {
 		return nil, whyUpdateShape
 	}
@@ -155,7 +117,7 @@ func (p *pass) statusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 
 // receiverOf is the receiver type (without pointer) of the method holding
 // stack, or nil in a plain function.
-func (p *pass) receiverOf(stack []ast.Node) types.Type {
+func (p *Pass) receiverOf(stack []ast.Node) types.Type {
 	for i := len(stack) - 1; i >= 0; i-- {
 		fd, ok := stack[i].(*ast.FuncDecl)
 		if !ok {
@@ -173,8 +135,8 @@ func (p *pass) receiverOf(stack []ast.Node) types.Type {
 	return nil
 }
 
-// fileOf is the file of the stack's innermost node.
-func fileOf(stack []ast.Node) *ast.File {
+// FileOf is the file of the stack's innermost node.
+func FileOf(stack []ast.Node) *ast.File {
 	for _, n := range stack {
 		if f, ok := n.(*ast.File); ok {
 			return f

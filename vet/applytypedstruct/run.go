@@ -1,25 +1,29 @@
-package check
+package applytypedstruct
 
 import (
-	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
+
 	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
 	"strings"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
-func runApplyTypedStruct(p *pass) {
-	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+func run(cp *check.Pass) {
+	p := pass{cp}
+	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
-		if !push || p.inTest(call) || p.clientMethod(call) != "Patch" || len(call.Args) < 3 {
+		if !push || p.InTest(call) || p.ClientMethod(call) != "Patch" || len(call.Args) < 3 {
 			return true
 		}
 		sel, ok := ast.Unparen(call.Args[2]).(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Apply" {
 			return true
 		}
-		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); !ok || v.Pkg() == nil || v.Pkg().Path() != clientPkg {
+		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); !ok || v.Pkg() == nil || v.Pkg().Path() != check.ClientPkg {
 			return true
 		}
 		t := p.TypesInfo.TypeOf(call.Args[1])
@@ -31,15 +35,15 @@ func runApplyTypedStruct(p *pass) {
 		}
 		status := false
 		if fsel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			status = p.isStatusWriter(fsel.X)
+			status = p.IsStatusWriter(fsel.X)
 		}
-		if lit := p.fixedLiteral(call.Args[1], funcBody(stack)); lit != nil && !p.zeroSent(t, lit, true, status, 0) {
+		if lit := p.fixedLiteral(call.Args[1], check.FuncBody(stack)); lit != nil && !p.zeroSent(t, lit, true, status, 0) {
 			return true // every field it sends was written on purpose
 		}
-		target := ensures(p.kindOf(call.Args[1]), false)
-		p.report(diag(call.Pos(), contract.CategoryApplyTypedStruct,
+		target := check.Ensures(p.KindOf(call.Args[1]), false)
+		p.ReportFinding(check.NewFinding(call.Pos(), contract.CategoryApplyTypedStruct,
 			"server-side apply of a typed Go struct: every zero-valued field without omitempty is sent, so this manager claims fields it never meant to set (controller-runtime #2702)",
-			helper(target)+" with a typed apply configuration: only the fields you set are sent", target))
+			check.HelperFix(target)+" with a typed apply configuration: only the fields you set are sent", target))
 		return true
 	})
 }
@@ -53,7 +57,7 @@ func sendsItsFields(t types.Type) bool {
 	if types.IsInterface(t) {
 		return false
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == unstructuredPkg {
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == check.UnstructuredPkg {
 		return false
 	}
 	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "MarshalJSON")
@@ -64,7 +68,7 @@ func sendsItsFields(t types.Type) bool {
 // fixedLiteral is the composite literal the object arg is, inline or as a
 // variable defined from one in body and never assigned to afterwards;
 // nil otherwise.
-func (p *pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit {
+func (p pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit {
 	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
 		lit, _ := ast.Unparen(u.X).(*ast.CompositeLit)
 		return lit
@@ -72,7 +76,7 @@ func (p *pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit
 	if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
 		return p.returnedLiteral(c)
 	}
-	v := p.objectVar(arg)
+	v := p.ObjectVar(arg)
 	if v == nil || body == nil {
 		return nil
 	}
@@ -124,12 +128,12 @@ func (p *pass) fixedLiteral(arg ast.Expr, body *ast.BlockStmt) *ast.CompositeLit
 // returnedLiteral is the literal a call of a function of this package
 // returns, when its one return statement is `return &T{...}`; nil
 // otherwise (a function of another package, a method, several returns).
-func (p *pass) returnedLiteral(call *ast.CallExpr) *ast.CompositeLit {
-	fn := p.callee(call)
+func (p pass) returnedLiteral(call *ast.CallExpr) *ast.CompositeLit {
+	fn := p.Callee(call)
 	if fn == nil || fn.Pkg() != p.Pkg || fn.Type().(*types.Signature).Recv() != nil {
 		return nil
 	}
-	fd := p.funcDecl(fn)
+	fd := p.FuncDecl(fn)
 	if fd == nil || fd.Body == nil {
 		return nil
 	}
@@ -159,7 +163,7 @@ func (p *pass) returnedLiteral(call *ast.CallExpr) *ast.CompositeLit {
 // struct (which omitempty never omits) whose own fields are. At the top,
 // the stanza the endpoint drops is not looked at: status for the object,
 // spec for its status.
-func (p *pass) zeroSent(t types.Type, lit *ast.CompositeLit, top, status bool, depth int) bool {
+func (p pass) zeroSent(t types.Type, lit *ast.CompositeLit, top, status bool, depth int) bool {
 	st, ok := t.Underlying().(*types.Struct)
 	if !ok || depth > 8 {
 		return true
@@ -231,7 +235,7 @@ func (p *pass) zeroSent(t types.Type, lit *ast.CompositeLit, top, status bool, d
 }
 
 // marshals reports whether t (or *t) writes its own JSON.
-func (p *pass) marshals(t types.Type) bool {
+func (p pass) marshals(t types.Type) bool {
 	for _, tt := range []types.Type{t, types.NewPointer(t)} {
 		if m, _, _ := types.LookupFieldOrMethod(tt, true, nil, "MarshalJSON"); m != nil {
 			return true
@@ -239,5 +243,3 @@ func (p *pass) marshals(t types.Type) bool {
 	}
 	return false
 }
-
-var churning = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true, "Job": true}

@@ -1,10 +1,11 @@
-package check
+package retryonconflict
 
 import (
+	"github.com/ssagen/ssagen/vet/internal/check"
+
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -14,11 +15,12 @@ import (
 	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
-func runRetryOnConflict(p *pass) {
-	statusWriters := p.lazyStatusWriters()
-	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+func run(cp *check.Pass) {
+	p := pass{cp}
+	statusWriters := p.LazyStatusWriters()
+	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
-		if !push || p.inTest(call) {
+		if !push || p.InTest(call) {
 			return true
 		}
 		retriedFn := p.retriedFunc(call)
@@ -30,9 +32,9 @@ func runRetryOnConflict(p *pass) {
 			return true
 		}
 		kind := ""
-		for _, c := range calls(retriedFn) {
-			if (p.clientMethod(c) == "Update" || flow.ClientsetMethod(p.TypesInfo, c) == "Update") && len(c.Args) > 1 {
-				kind = p.kindOf(c.Args[1])
+		for _, c := range check.Calls(retriedFn) {
+			if (p.ClientMethod(c) == "Update" || flow.ClientsetMethod(p.TypesInfo, c) == "Update") && len(c.Args) > 1 {
+				kind = p.KindOf(c.Args[1])
 			}
 		}
 		around := "Get + Update"
@@ -41,12 +43,12 @@ func runRetryOnConflict(p *pass) {
 		}
 		retry := "RetryOnConflict"
 		if p.isPollCall(call) {
-			retry = "A poll that retries conflicts (wait." + p.callee(call).Name() + ")"
+			retry = "A poll that retries conflicts (wait." + p.Callee(call).Name() + ")"
 		}
-		t := ensures(kind, false)
-		d := diag(call.Pos(), contract.CategoryRetryOnConflict,
+		t := check.Ensures(kind, false)
+		d := check.NewFinding(call.Pos(), contract.CategoryRetryOnConflict,
 			retry+" around "+around+": every conflict costs another read and write, and a stale cache makes them likely",
-			helper(t)+": server-side apply does not conflict on resourceVersion", t)
+			check.HelperFix(t)+": server-side apply does not conflict on resourceVersion", t)
 		var why string
 		if p.isPollCall(call) {
 			why = "the retry is a poll written by hand: rewrite its write with the helpers by hand (docs/vet.md, \"Retries\")"
@@ -56,7 +58,10 @@ func runRetryOnConflict(p *pass) {
 		if through != "" && d.SuggestedFixes == nil {
 			why = "the retried function reads or writes in " + through + ", which it calls: rewrite that write with the helpers by hand (docs/vet.md, \"Retries\")"
 		}
-		p.report(withWhy(d, why))
+		p.ReportFinding(check.WithWhy(d, why))
+		// The finding covers the retried function's writes: statusupdate,
+		// which requires this analyzer, leaves them.
+		p.Cover(retriedFn)
 		return true
 	})
 }
@@ -72,7 +77,7 @@ const whyRetryWrites = "the retried function writes more than once, or through s
 // that builds on what it read (a condition updated in place, a counter,
 // a list appended to) re-reads to keep another writer's changes, which a
 // forced apply would overwrite: no fix.
-func (p *pass) retryFix(call *ast.CallExpr, stack []ast.Node, statusWriters func() []statusWriter) ([]analysis.SuggestedFix, string) {
+func (p pass) retryFix(call *ast.CallExpr, stack []ast.Node, statusWriters func() []check.StatusWriter) ([]analysis.SuggestedFix, string) {
 	fn, ok := ast.Unparen(p.retriedFunc(call)).(*ast.FuncLit)
 	if !ok {
 		return nil, "the retried function is not written inline: rewrite its write with the helpers by hand (docs/vet.md)"
@@ -87,14 +92,14 @@ func (p *pass) retryFix(call *ast.CallExpr, stack []ast.Node, statusWriters func
 		if !ok {
 			return true
 		}
-		switch p.clientMethod(c) {
+		switch p.ClientMethod(c) {
 		case "Update", "Patch", "Create", "Delete":
 			count++
 			write = c
 		}
 		return true
 	})
-	if count != 1 || p.clientMethod(write) != "Update" || len(write.Args) < 2 {
+	if count != 1 || p.ClientMethod(write) != "Update" || len(write.Args) < 2 {
 		return nil, whyRetryWrites
 	}
 	inner := p.stackTo(stack, write)
@@ -105,14 +110,14 @@ func (p *pass) retryFix(call *ast.CallExpr, stack []ast.Node, statusWriters func
 	if !ok {
 		return nil, whyRetryWrites
 	}
-	v := p.objectVar(write.Args[1])
-	if !p.isStatusWriter(sel.X) || v == nil {
+	v := p.ObjectVar(write.Args[1])
+	if !p.IsStatusWriter(sel.X) || v == nil {
 		return nil, whyRetryMerge
 	}
 	if !p.replacesStatus(fn.Body, v) {
 		return nil, whyRetryMerge
 	}
-	return p.statusUpdateFix(write, sel, inner, statusWriters)
+	return p.StatusUpdateFix(write, sel, inner, statusWriters)
 }
 
 const whyRetryMerge = "the retry re-reads the object so that what another writer set in between is kept and built on; an apply (with force) would overwrite it: " +
@@ -125,7 +130,7 @@ const whyRetryMerge = "the retry re-reads the object so that what another writer
 // an apply of that status writes what a retried Update would. After the
 // assignment, values taken from v before it are read only by an if that
 // returns (a comparison that skips the write).
-func (p *pass) replacesStatus(body *ast.BlockStmt, v *types.Var) bool {
+func (p pass) replacesStatus(body *ast.BlockStmt, v *types.Var) bool {
 	readsV := func(n ast.Node) bool {
 		found := false
 		ast.Inspect(n, func(m ast.Node) bool {
@@ -141,7 +146,7 @@ func (p *pass) replacesStatus(body *ast.BlockStmt, v *types.Var) bool {
 	for _, s := range body.List {
 		if !replaced {
 			if as, ok := s.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
-				if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Status" && p.objectVar(sel.X) == v && as.Tok == token.ASSIGN {
+				if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Status" && p.ObjectVar(sel.X) == v && as.Tok == token.ASSIGN {
 					if readsV(as.Rhs[0]) {
 						return false
 					}
@@ -181,8 +186,8 @@ func (p *pass) replacesStatus(body *ast.BlockStmt, v *types.Var) bool {
 
 // stackTo is the path from the file of stack down to n (inside the last
 // node of stack), root first, as the inspector's WithStack gives it.
-func (p *pass) stackTo(stack []ast.Node, n ast.Node) []ast.Node {
-	file := fileOf(stack)
+func (p pass) stackTo(stack []ast.Node, n ast.Node) []ast.Node {
+	file := check.FileOf(stack)
 	if file == nil {
 		return nil
 	}
@@ -199,7 +204,7 @@ func (p *pass) stackTo(stack []ast.Node, n ast.Node) []ast.Node {
 
 // retryReported: retry.RetryOnConflict (or retry.OnError retrying
 // conflicts) whose function Gets and Updates.
-func (p *pass) retryReported(call *ast.CallExpr) bool {
+func (p pass) retryReported(call *ast.CallExpr) bool {
 	fn := p.retriedFunc(call)
 	if fn == nil {
 		return false
@@ -211,11 +216,11 @@ func (p *pass) retryReported(call *ast.CallExpr) bool {
 // retriedFunc is the function a retry of conflicts runs: the second
 // argument of retry.RetryOnConflict, the third of retry.OnError when its
 // predicate retries conflicts; nil for any other call.
-func (p *pass) retriedFunc(call *ast.CallExpr) ast.Expr {
+func (p pass) retriedFunc(call *ast.CallExpr) ast.Expr {
 	switch {
-	case p.isPkgFunc(call, retryPkg, "RetryOnConflict") && len(call.Args) == 2:
+	case p.IsPkgFunc(call, check.RetryPkg, "RetryOnConflict") && len(call.Args) == 2:
 		return call.Args[1]
-	case p.isPkgFunc(call, retryPkg, "OnError") && len(call.Args) == 3 && p.retriesConflicts(call.Args[1]):
+	case p.IsPkgFunc(call, check.RetryPkg, "OnError") && len(call.Args) == 3 && p.retriesConflicts(call.Args[1]):
 		return call.Args[2]
 	case p.isPollCall(call) && p.retriesConflicts(call.Args[len(call.Args)-1]):
 		// A poll whose condition answers a conflict with "not yet"
@@ -227,9 +232,9 @@ func (p *pass) retriedFunc(call *ast.CallExpr) ast.Expr {
 
 // isPollCall reports a call of apimachinery's wait that runs its last
 // argument, a condition, until it says done: Poll*, ExponentialBackoff*.
-func (p *pass) isPollCall(call *ast.CallExpr) bool {
-	fn := p.callee(call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != waitPkg || len(call.Args) == 0 {
+func (p pass) isPollCall(call *ast.CallExpr) bool {
+	fn := p.Callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != check.WaitPkg || len(call.Args) == 0 {
 		return false
 	}
 	return strings.HasPrefix(fn.Name(), "Poll") || strings.HasPrefix(fn.Name(), "ExponentialBackoff")
@@ -239,7 +244,7 @@ func (p *pass) isPollCall(call *ast.CallExpr) bool {
 // conflict: apierrors.IsConflict itself, or a function literal or a
 // function of the package whose body calls it (rabbitmq's
 // errorIsConflictOrNotFound).
-func (p *pass) retriesConflicts(pred ast.Expr) bool {
+func (p pass) retriesConflicts(pred ast.Expr) bool {
 	var body ast.Node
 	switch e := ast.Unparen(pred).(type) {
 	case *ast.FuncLit:
@@ -249,10 +254,10 @@ func (p *pass) retriesConflicts(pred ast.Expr) bool {
 		if fn == nil {
 			return false
 		}
-		if fn.Pkg() != nil && fn.Pkg().Path() == apierrorsPkg {
+		if fn.Pkg() != nil && fn.Pkg().Path() == check.APIErrorsPkg {
 			return fn.Name() == "IsConflict"
 		}
-		if fd := p.funcDecl(fn); fd != nil && fd.Body != nil {
+		if fd := p.FuncDecl(fn); fd != nil && fd.Body != nil {
 			body = fd.Body
 		}
 	}
@@ -261,7 +266,7 @@ func (p *pass) retriesConflicts(pred ast.Expr) bool {
 	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && p.isPkgFunc(c, apierrorsPkg, "IsConflict") {
+		if c, ok := n.(*ast.CallExpr); ok && p.IsPkgFunc(c, check.APIErrorsPkg, "IsConflict") {
 			found = true
 		}
 		return !found
@@ -274,28 +279,28 @@ func (p *pass) retriesConflicts(pred ast.Expr) bool {
 // closure the enclosing function defined), or in the functions it calls,
 // as flow summarises them; through names the first function called that
 // does either, "" when the body does both itself.
-func (p *pass) retried(fn ast.Expr) (gets, updates bool, through string) {
+func (p pass) retried(fn ast.Expr) (gets, updates bool, through string) {
 	var body ast.Node
 	switch f := ast.Unparen(fn).(type) {
 	case *ast.FuncLit:
 		body = f.Body
 	case *ast.Ident:
-		if lit, ok := ast.Unparen(p.definition(f)).(*ast.FuncLit); ok {
+		if lit, ok := ast.Unparen(p.Definition(f)).(*ast.FuncLit); ok {
 			body = lit.Body
 		}
 	}
 	if body == nil {
 		// A function or method value: its summary.
 		if obj := flow.FuncOf(p.TypesInfo, fn); obj != nil {
-			if s := p.flow.Of(obj); s != nil {
+			if s := p.Flow.Of(obj); s != nil {
 				return s.Gets, s.Updates, obj.Name()
 			}
 		}
 		return false, false, ""
 	}
 	direct := [2]bool{}
-	for _, c := range calls(body) {
-		method := p.clientMethod(c)
+	for _, c := range check.Calls(body) {
+		method := p.ClientMethod(c)
 		if method == "" {
 			// A client-go typed client's: Get, Update, UpdateStatus.
 			if method = flow.ClientsetMethod(p.TypesInfo, c); method == "UpdateStatus" {
@@ -308,10 +313,10 @@ func (p *pass) retried(fn ast.Expr) (gets, updates bool, through string) {
 		case "Update":
 			updates, direct[1] = true, true
 		default:
-			if s := p.flow.Of(p.callee(c)); s != nil && (s.Gets || s.Updates) {
+			if s := p.Flow.Of(p.Callee(c)); s != nil && (s.Gets || s.Updates) {
 				gets, updates = gets || s.Gets, updates || s.Updates
 				if through == "" {
-					through = p.callee(c).Name()
+					through = p.Callee(c).Name()
 				}
 			}
 		}
@@ -320,169 +325,4 @@ func (p *pass) retried(fn ast.Expr) (gets, updates bool, through string) {
 		through = ""
 	}
 	return gets, updates, through
-}
-
-// isStatusWriter reports X.Status() (or X.SubResource("status")).
-func (p *pass) isStatusWriter(e ast.Expr) bool { return flow.IsStatusWriter(e) }
-
-// readInFunc reports whether v holds an object read from the cache
-// earlier in body: a client Get into it, a result of a function that
-// returns what it read with Get (flow's summaries), an item of a list
-// a client List filled (v := &list.Items[i], for _, v := range
-// list.Items), or what a field holds that the package stores objects
-// read from the cache in (v := rc.statefulSets[i], readFields).
-func (p *pass) readInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) bool {
-	if body == nil || v == nil {
-		return false
-	}
-	for _, c := range calls(body) {
-		if c.Pos() < before && p.clientMethod(c) == "Get" && len(c.Args) > 2 && p.objectVar(c.Args[2]) == v {
-			return true
-		}
-	}
-	listed := p.listedVars(body, before)
-	isItem := func(e ast.Expr) bool {
-		e = ast.Unparen(e)
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = ast.Unparen(u.X)
-		}
-		if ix, ok := e.(*ast.IndexExpr); ok {
-			e = ix.X
-		}
-		return listed[p.itemsOf(e)] || listed[p.heldItems(e)]
-	}
-	read := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if read || n == nil || n.Pos() >= before {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if p.objectVar(l) != v {
-					continue
-				}
-				if len(n.Rhs) == len(n.Lhs) && (isItem(n.Rhs[i]) || p.readFields()[p.fieldOf(n.Rhs[i])]) {
-					read = true
-				}
-				if len(n.Rhs) == 1 {
-					if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-						if s := p.flow.Of(p.callee(c)); s != nil && slices.Contains(s.ReturnsRead, i) {
-							read = true
-						}
-					}
-				}
-			}
-		case *ast.RangeStmt:
-			if n.Value != nil && p.objectVar(n.Value) == v && isItem(n.X) {
-				read = true
-			}
-		}
-		return !read
-	})
-	return read
-}
-
-// itemsOf is the variable whose items e names (list.Items), or nil.
-func (p *pass) itemsOf(e ast.Expr) *types.Var {
-	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
-		return p.objectVar(sel.X)
-	}
-	return nil
-}
-
-// listedVars are the variables of body a client List filled before pos,
-// and those holding the items a function of the module returned from
-// its List (items, err := r.listX(ctx): flow's returns listed).
-func (p *pass) listedVars(body *ast.BlockStmt, before token.Pos) map[*types.Var]bool {
-	out := map[*types.Var]bool{}
-	for _, c := range calls(body) {
-		if c.Pos() < before && p.clientMethod(c) == "List" && len(c.Args) > 1 {
-			if v := p.objectVar(c.Args[1]); v != nil {
-				out[v] = true
-			}
-		}
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() >= before || len(as.Rhs) != 1 {
-			return true
-		}
-		c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		if s := p.flow.Of(p.callee(c)); s != nil {
-			for _, i := range s.ReturnsListed {
-				if i < len(as.Lhs) {
-					if v := p.objectVar(as.Lhs[i]); v != nil {
-						out[v] = true
-					}
-				}
-			}
-		}
-		return true
-	})
-	return out
-}
-
-// heldItems is the variable e names when it holds items itself (a slice
-// a function returned from its List), or nil.
-func (p *pass) heldItems(e ast.Expr) *types.Var {
-	v := p.objectVar(e)
-	if v == nil {
-		return nil
-	}
-	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
-		return nil
-	}
-	return v
-}
-
-// readFields are the struct fields the package stores objects read from
-// the cache in — `rc.statefulSets[idx] = statefulSet` after a Get, in one
-// method, read back in another (cass-operator's reconciliation context).
-// While they are being found, none are (readInFunc asks).
-func (p *pass) readFields() map[*types.Var]bool {
-	if p.fieldsRead != nil {
-		return p.fieldsRead
-	}
-	p.fieldsRead = map[*types.Var]bool{}
-	found := map[*types.Var]bool{}
-	for _, fd := range p.sourceFuncs() {
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok || len(as.Lhs) != len(as.Rhs) {
-				return true
-			}
-			for i, l := range as.Lhs {
-				if f := p.fieldOf(l); f != nil && !found[f] {
-					if v := p.objectVar(as.Rhs[i]); v != nil && p.readInFunc(fd.Body, v, as.Pos()) {
-						found[f] = true
-					}
-				}
-			}
-			return true
-		})
-	}
-	p.fieldsRead = found
-	return found
-}
-
-// fieldOf is the struct field of the package that e selects (x.f), or
-// an element of (x.f[i]); nil otherwise.
-func (p *pass) fieldOf(e ast.Expr) *types.Var {
-	e = ast.Unparen(e)
-	if ix, ok := e.(*ast.IndexExpr); ok {
-		e = ast.Unparen(ix.X)
-	}
-	sel, ok := e.(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	f, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var)
-	if !ok || !f.IsField() || f.Pkg() != p.Pkg {
-		return nil
-	}
-	return f
 }

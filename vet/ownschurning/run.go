@@ -1,6 +1,8 @@
-package check
+package ownschurning
 
 import (
+	"github.com/ssagen/ssagen/vet/internal/check"
+
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -8,8 +10,9 @@ import (
 	"github.com/ssagen/ssagen/internal/contract"
 )
 
-func runOwnsChurning(p *pass) {
-	p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+func run(cp *check.Pass) {
+	p := pass{cp}
+	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if !push {
 			return true
 		}
@@ -20,7 +23,7 @@ func runOwnsChurning(p *pass) {
 
 // eventFilterDrops reports a builder.WithEventFilter in body whose
 // predicate drops status churn: it filters the owned kinds' events too.
-func (p *pass) eventFilterDrops(body *ast.BlockStmt) bool {
+func (p pass) eventFilterDrops(body *ast.BlockStmt) bool {
 	if body == nil {
 		return false
 	}
@@ -30,7 +33,7 @@ func (p *pass) eventFilterDrops(body *ast.BlockStmt) bool {
 		if !ok || drops {
 			return !drops
 		}
-		if fn := p.callee(c); fn != nil && fn.Name() == "WithEventFilter" && fn.Pkg() != nil && isBuilderPkg(fn.Pkg().Path()) && len(c.Args) == 1 {
+		if fn := p.Callee(c); fn != nil && fn.Name() == "WithEventFilter" && fn.Pkg() != nil && check.IsBuilderPkg(fn.Pkg().Path()) && len(c.Args) == 1 {
 			drops = p.predicateVerdict(c.Args[0]) == dropsChurn
 		}
 		return !drops
@@ -38,16 +41,16 @@ func (p *pass) eventFilterDrops(body *ast.BlockStmt) bool {
 	return drops
 }
 
-func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
-	fn := p.callee(call)
-	if p.inTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || !isBuilderPkg(fn.Pkg().Path()) || len(call.Args) == 0 {
+func (p pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
+	fn := p.Callee(call)
+	if p.InTest(call) || fn == nil || fn.Name() != "Owns" || fn.Pkg() == nil || !check.IsBuilderPkg(fn.Pkg().Path()) || len(call.Args) == 0 {
 		return
 	}
-	if p.eventFilterDrops(funcBody(stack)) {
+	if p.eventFilterDrops(check.FuncBody(stack)) {
 		return
 	}
-	kind := p.kindOf(call.Args[0])
-	if !churning[kind] {
+	kind := p.KindOf(call.Args[0])
+	if !check.Churning[kind] {
 		return
 	}
 	what := "without a predicate"
@@ -57,7 +60,7 @@ func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 		verdict := letsChurn
 		for _, opt := range call.Args[1:] {
 			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
-			if !ok || p.callee(oc) == nil || p.callee(oc).Name() != "WithPredicates" {
+			if !ok || p.Callee(oc) == nil || p.Callee(oc).Name() != "WithPredicates" {
 				verdict = unknownChurn
 				continue
 			}
@@ -74,76 +77,14 @@ func (p *pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		pos = sel.Sel.Pos()
 	}
-	d := diag(pos, contract.CategoryOwnsChurning,
+	d := check.NewFinding(pos, contract.CategoryOwnsChurning,
 		"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
-		"add builder.WithPredicates(ensure."+fieldsChanged+"(...)) listing what the reconciler reads of the "+kind+" (-fix writes it), or "+
+		"add builder.WithPredicates(ensure."+check.FieldsChanged+"(...)) listing what the reconciler reads of the "+kind+" (-fix writes it), or "+
 			contract.OwnedChanges(kind)+"(c) when the reconciler applies the "+kind+" with the helpers ssagen generates (--ensure-kinds)",
-		ensures(kind, false))
+		check.Ensures(kind, false))
 	var why string
-	d.SuggestedFixes, why = p.ownsChurningFix(call, fn, stack)
-	p.report(withWhy(d, why))
-}
-
-// writtenByOthers are kinds other controllers keep writing: the churning
-// kinds, nodes (kubelet), Services (load-balancer status).
-var writtenByOthers = func() map[string]bool {
-	m := map[string]bool{"Node": true, "Service": true}
-	for k := range churning {
-		m[k] = true
-	}
-	return m
-}()
-
-// definition is the expression a local variable was defined with (its
-// := or var with a value), when it is assigned nowhere else; nil otherwise.
-func (p *pass) definition(id *ast.Ident) ast.Expr {
-	v, ok := p.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v.Pkg() != p.Pkg || v.Parent() == p.Pkg.Scope() {
-		return nil
-	}
-	var def ast.Expr
-	assigned := 0
-	for _, f := range p.Files {
-		if f.Pos() > v.Pos() || v.Pos() > f.End() {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					if lid, ok := l.(*ast.Ident); ok && (p.TypesInfo.Defs[lid] == v || p.TypesInfo.Uses[lid] == v) {
-						assigned++
-						if len(n.Rhs) == len(n.Lhs) {
-							def = n.Rhs[i]
-						} else {
-							def = nil // x, err := f(): the first result
-							if len(n.Rhs) == 1 && i == 0 {
-								def = n.Rhs[0]
-							}
-						}
-					}
-				}
-			case *ast.ValueSpec:
-				for i, name := range n.Names {
-					if p.TypesInfo.Defs[name] == v && i < len(n.Values) {
-						assigned++
-						def = n.Values[i]
-					}
-				}
-			}
-			return true
-		})
-	}
-	if assigned != 1 {
-		return nil
-	}
-	return def
-}
-
-// isBuilderPkg: controller-runtime's builder, or multicluster-runtime's,
-// which wraps it with the same Owns.
-func isBuilderPkg(path string) bool {
-	return path == builderPkg || path == "sigs.k8s.io/multicluster-runtime/pkg/builder"
+	d.SuggestedFixes, why = p.OwnsChurningFix(call, fn, stack)
+	p.ReportFinding(check.WithWhy(d, why))
 }
 
 // What a predicate does with an update that changes only the status.
@@ -157,7 +98,7 @@ const (
 
 // allOf is the verdict of predicates that must all pass (WithPredicates,
 // predicate.And): one that drops the churn drops it.
-func (p *pass) allOf(preds []ast.Expr) churnVerdict {
+func (p pass) allOf(preds []ast.Expr) churnVerdict {
 	if len(preds) == 0 {
 		return letsChurn
 	}
@@ -179,7 +120,7 @@ func (p *pass) allOf(preds []ast.Expr) churnVerdict {
 // writes; ResourceVersionChangedPredicate, NewPredicateFuncs (a filter on
 // the new object alone) and Funcs without an UpdateFunc pass them. An
 // UpdateFunc of our own, or anything else, cannot be judged.
-func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
+func (p pass) predicateVerdict(e ast.Expr) churnVerdict {
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = u.X
@@ -187,7 +128,7 @@ func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
 	switch e := e.(type) {
 	case *ast.Ident:
 		// A variable: judge what it was defined as, in this package.
-		if def := p.definition(e); def != nil {
+		if def := p.Definition(e); def != nil {
 			return p.predicateVerdict(def)
 		}
 	case *ast.CompositeLit:
@@ -211,18 +152,18 @@ func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
 			return letsChurn
 		}
 	case *ast.CallExpr:
-		fn := p.callee(e)
+		fn := p.Callee(e)
 		if fn == nil {
 			return unknownChurn
 		}
 		name := fn.Name()
 		switch {
-		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && (name == "NewPredicateFuncs" || name == "NewTypedPredicateFuncs" ||
+		case fn.Pkg() != nil && fn.Pkg().Path() == check.PredicatePkg && (name == "NewPredicateFuncs" || name == "NewTypedPredicateFuncs" ||
 			name == "LabelSelectorPredicate" || name == "TypedLabelSelectorPredicate"):
 			return letsChurn // a filter on the new object alone
-		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "And":
+		case fn.Pkg() != nil && fn.Pkg().Path() == check.PredicatePkg && name == "And":
 			return p.allOf(e.Args)
-		case fn.Pkg() != nil && fn.Pkg().Path() == predicatePkg && name == "Or":
+		case fn.Pkg() != nil && fn.Pkg().Path() == check.PredicatePkg && name == "Or":
 			v := dropsChurn
 			for _, a := range e.Args {
 				switch p.predicateVerdict(a) {
@@ -245,12 +186,12 @@ func (p *pass) predicateVerdict(e ast.Expr) churnVerdict {
 }
 
 // predicateType names the controller-runtime predicate type of a literal, or "".
-func (p *pass) predicateType(lit *ast.CompositeLit) string {
+func (p pass) predicateType(lit *ast.CompositeLit) string {
 	t := p.TypesInfo.TypeOf(lit)
 	if t == nil {
 		return ""
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == predicatePkg {
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == check.PredicatePkg {
 		return n.Obj().Name()
 	}
 	return ""

@@ -1,6 +1,8 @@
-package check
+package createupdate
 
 import (
+	"github.com/ssagen/ssagen/vet/internal/check"
+
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -10,21 +12,22 @@ import (
 	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
-func runCreateUpdate(p *pass) {
-	p.ins.WithStack([]ast.Node{(*ast.IfStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push || p.inTest(n) {
+func run(cp *check.Pass) {
+	p := pass{cp}
+	p.Ins.WithStack([]ast.Node{(*ast.IfStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push || p.InTest(n) {
 			return true
 		}
-		body := funcBody(stack)
+		body := check.FuncBody(stack)
 		if call, ok := n.(*ast.CallExpr); ok {
 			// client.IgnoreAlreadyExists(c.Create(...))
-			if p.isPkgFunc(call, clientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 && !setsGenerateName(body) && !p.afterNotFound(stack) {
-				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.isCreateCall(inner) {
+			if p.IsPkgFunc(call, check.ClientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 && !setsGenerateName(body) && !p.afterNotFound(stack) {
+				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.IsCreateCall(inner) {
 					p.reportCreateIgnore(inner, stack)
 				} else if _, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
 					// if err := c.Create(...); client.IgnoreAlreadyExists(err) != nil
 					for i := len(stack) - 2; i >= 0; i-- {
-						if ifs, ok := stack[i].(*ast.IfStmt); ok && containsNode(ifs.Cond, call) {
+						if ifs, ok := stack[i].(*ast.IfStmt); ok && check.ContainsNode(ifs.Cond, call) {
 							if create := p.createFor(ifs, call.Args[0], body); create != nil {
 								p.reportCreateIgnore(create, stack)
 							}
@@ -41,14 +44,21 @@ func runCreateUpdate(p *pass) {
 			return true
 		}
 		for _, c := range writes {
-			if p.isWriteCall(c) {
-				t := ensures(p.createdKind(create), false)
-				d := diag(create.Pos(), contract.CategoryCreateUpdate,
+			if p.IsWriteCall(c) {
+				t := check.Ensures(p.createdKind(create), false)
+				d := check.NewFinding(create.Pos(), contract.CategoryCreateUpdate,
 					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
-					helper(t)+": one server-side apply with force, and no request at all when the object is already as desired", t)
+					check.HelperFix(t)+": one server-side apply with force, and no request at all when the object is already as desired", t)
 				var why string
-				d.SuggestedFixes, why = p.createUpdateFix(create, ifs, stack)
-				p.report(withWhy(d, why))
+				d.SuggestedFixes, why = p.CreateUpdateFix(create, ifs, stack)
+				p.ReportFinding(check.WithWhy(d, why))
+				// The finding covers the writes on the AlreadyExists path:
+				// updatefromscratch, which requires this analyzer, leaves them.
+				for _, w := range writes {
+					if p.IsWriteCall(w) {
+						p.Cover(w)
+					}
+				}
 				return true
 			}
 		}
@@ -65,7 +75,7 @@ func runCreateUpdate(p *pass) {
 // the result of adopting the object — rather than carrying on as if the
 // Create had succeeded. A path shared with success (err != nil &&
 // !IsAlreadyExists(err)) ignores it.
-func (p *pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
+func (p pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
 	handled := false
 	for _, st := range p.alreadyExistsPath(ifs, stack) {
 		ast.Inspect(st, func(n ast.Node) bool {
@@ -74,7 +84,7 @@ func (p *pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
 				return false
 			case *ast.ReturnStmt:
 				for _, r := range n.Results {
-					if !zeroExpr(r) {
+					if !check.ZeroExpr(r) {
 						handled = true
 					}
 				}
@@ -89,17 +99,17 @@ func (p *pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
 // AlreadyExists: the body of `if IsAlreadyExists(err)`, or what follows
 // `if !IsAlreadyExists(err) { return ... }` inside `if err != nil`; nil
 // when that path is shared with success (err != nil && !IsAlreadyExists).
-func (p *pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
-	_, negated := p.alreadyExistsCheck(ifs.Cond)
+func (p pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
+	_, negated := p.AlreadyExistsCheck(ifs.Cond)
 	if !negated {
 		return ifs.Body.List
 	}
-	block, i := enclosingBlock(stack, ifs)
+	block, i := check.EnclosingBlock(stack, ifs)
 	if block == nil {
 		return nil
 	}
 	// The block runs on errors only past an `if err == nil { return }`.
-	if check, _ := p.alreadyExistsCheck(ifs.Cond); check != nil {
+	if check, _ := p.AlreadyExistsCheck(ifs.Cond); check != nil {
 		for _, guard := range leavingIfs(block, ifs, false) {
 			if x := comparedToNil(guard.Cond, token.EQL); x != nil && sameVar(p, x, check.Args[0]) {
 				return block.List[i+1:]
@@ -118,51 +128,30 @@ func (p *pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 	return nil
 }
 
-// writesSameObject reports a write call whose arguments include the
-// object the create created.
-func (p *pass) writesSameObject(c, create *ast.CallExpr) bool {
-	if !p.isWriteCall(c) || len(create.Args) < 2 {
-		return false
-	}
-	v := p.objectVar(create.Args[len(create.Args)-1])
-	if v == nil {
-		return false
-	}
-	for _, a := range c.Args {
-		if p.objectVar(a) == v {
-			return true
-		}
-	}
-	return false
-}
-
 // createdKind is the kind of the object a Create call writes ("" when
 // it cannot be told).
-func (p *pass) createdKind(create *ast.CallExpr) string {
+func (p pass) createdKind(create *ast.CallExpr) string {
 	if len(create.Args) > 1 {
-		return p.kindOf(create.Args[1])
+		return p.KindOf(create.Args[1])
 	}
 	return ""
 }
 
-func (p *pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
-	t := ensures(p.createdKind(create), false)
-	d := diag(create.Pos(), contract.CategoryCreateIgnore,
+func (p pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
+	t := check.Ensures(p.createdKind(create), false)
+	d := check.NewFinding(create.Pos(), contract.CategoryCreateIgnore,
 		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
-		helper(t)+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object", t)
+		check.HelperFix(t)+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object", t)
 	var why string
-	d.SuggestedFixes, why = p.createIgnoreFix(create, stack)
-	p.report(withWhy(d, why))
+	d.SuggestedFixes, why = p.CreateIgnoreFix(create, stack)
+	p.ReportFinding(check.WithWhy(d, why))
 }
-
-// noFix opens the note a finding without a suggested fix ends with.
-const noFix = " (no automatic fix: "
 
 // afterNotFound reports whether the node the stack ends at runs only in
 // the branch of `if apierrors.IsNotFound(err)` (a cached Get found
 // nothing): its Create then costs a 409 only when it races another
 // writer, not on every reconcile.
-func (p *pass) afterNotFound(stack []ast.Node) bool {
+func (p pass) afterNotFound(stack []ast.Node) bool {
 	return p.guarded(stack, false) || p.calledOnlyWhenAbsent(stack)
 }
 
@@ -173,7 +162,7 @@ func (p *pass) afterNotFound(stack []ast.Node) bool {
 //	if client.IgnoreNotFound(err) != nil { return ... }   // in `if err != nil`
 //
 // so node runs only when the read found nothing.
-func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
+func (p pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
 	inErrBody := false
 	if n := len(outer); n > 0 {
 		if ifs, ok := outer[n-1].(*ast.IfStmt); ok && ifs.Body == block {
@@ -183,11 +172,11 @@ func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.N
 	for _, ifs := range leavingIfs(block, node, false) {
 		switch c := ast.Unparen(ifs.Cond).(type) {
 		case *ast.UnaryExpr:
-			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.isPkgFunc(call, apierrorsPkg, "IsNotFound") {
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.IsPkgFunc(call, check.APIErrorsPkg, "IsNotFound") {
 				return true
 			}
 		case *ast.BinaryExpr:
-			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NEQ && inErrBody && p.isPkgFunc(call, clientPkg, "IgnoreNotFound") {
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NEQ && inErrBody && p.IsPkgFunc(call, check.ClientPkg, "IgnoreNotFound") {
 				return true
 			}
 		}
@@ -198,10 +187,10 @@ func (p *pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.N
 // absenceCheck reports a condition that holds when a read found nothing:
 // apierrors.IsNotFound(err) (not negated), x == nil for a non-error x (a
 // cached Get that set it to nil, a lookup in a cached list), len(x) == 0.
-func (p *pass) absenceCheck(cond ast.Expr) bool {
+func (p pass) absenceCheck(cond ast.Expr) bool {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.CallExpr:
-		return p.isPkgFunc(c, apierrorsPkg, "IsNotFound") || p.notFoundPredicate(c)
+		return p.IsPkgFunc(c, check.APIErrorsPkg, "IsNotFound") || p.notFoundPredicate(c)
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LAND:
@@ -216,7 +205,7 @@ func (p *pass) absenceCheck(cond ast.Expr) bool {
 				switch ast.Unparen(c.X).(type) {
 				case *ast.Ident, *ast.IndexExpr:
 				case *ast.SelectorExpr:
-					if !isObjectPointer(p.TypesInfo.TypeOf(c.X)) {
+					if !check.IsObjectPointer(p.TypesInfo.TypeOf(c.X)) {
 						return false
 					}
 				default:
@@ -241,7 +230,7 @@ func (p *pass) absenceCheck(cond ast.Expr) bool {
 // rest when a key is in a map of what a cached List found — `if _, ok :=
 // existing[name]; ok { continue }` (LeaderWorkerSet's scalers): node runs
 // only for names the List did not find.
-func (p *pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
+func (p pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
 	for _, ifs := range leavingIfs(block, node, true) {
 		if p.listedLookup(ifs, append(outer, block), false) {
 			return true
@@ -257,7 +246,7 @@ func (p *pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.No
 func leavingIfs(block *ast.BlockStmt, node ast.Node, orContinue bool) []*ast.IfStmt {
 	var out []*ast.IfStmt
 	for _, st := range block.List {
-		if containsNode(st, node) {
+		if check.ContainsNode(st, node) {
 			break
 		}
 		ifs, ok := st.(*ast.IfStmt)
@@ -298,7 +287,7 @@ func leaves(body *ast.BlockStmt, orContinue bool) bool {
 // listedLookup reports `if _, ok := m[k]; ok` (absent: `!ok`) where m is
 // a map the enclosing function fills in a loop over the items of a list a
 // client List filled.
-func (p *pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool {
+func (p pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool {
 	as, ok := ifs.Init.(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
 		return false
@@ -307,7 +296,7 @@ func (p *pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool
 	if !ok {
 		return false
 	}
-	okVar := p.objectVar(as.Lhs[1])
+	okVar := p.ObjectVar(as.Lhs[1])
 	cond := ast.Unparen(ifs.Cond)
 	if absent {
 		u, isNot := cond.(*ast.UnaryExpr)
@@ -316,31 +305,31 @@ func (p *pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool
 		}
 		cond = ast.Unparen(u.X)
 	}
-	if okVar == nil || p.objectVar(cond) != okVar {
+	if okVar == nil || p.ObjectVar(cond) != okVar {
 		return false
 	}
-	m := p.objectVar(ix.X)
-	body := funcBody(outer)
+	m := p.ObjectVar(ix.X)
+	body := check.FuncBody(outer)
 	if m == nil || body == nil {
 		return false
 	}
 	if _, isMap := m.Type().Underlying().(*types.Map); !isMap {
 		return false
 	}
-	listed := p.listedVars(body, ifs.Pos())
+	listed := p.ListedVars(body, ifs.Pos())
 	filled := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		r, ok := n.(*ast.RangeStmt)
 		if !ok || filled || r.Pos() >= ifs.Pos() {
 			return !filled
 		}
-		if !listed[p.itemsOf(r.X)] {
+		if !listed[p.ItemsOf(r.X)] {
 			return true
 		}
 		ast.Inspect(r.Body, func(n ast.Node) bool {
 			if a, ok := n.(*ast.AssignStmt); ok {
 				for _, l := range a.Lhs {
-					if lix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && p.objectVar(lix.X) == m {
+					if lix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && p.ObjectVar(lix.X) == m {
 						filled = true
 					}
 				}
@@ -352,30 +341,11 @@ func (p *pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool
 	return filled
 }
 
-// isObjectPointer reports a pointer to a Kubernetes object: a struct that
-// embeds ObjectMeta.
-func isObjectPointer(t types.Type) bool {
-	ptr, ok := types.Unalias(t).(*types.Pointer)
-	if !ok {
-		return false
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for i := 0; i < st.NumFields(); i++ {
-		if f := st.Field(i); f.Embedded() && f.Name() == "ObjectMeta" {
-			return true
-		}
-	}
-	return false
-}
-
 // calledOnlyWhenAbsent reports a node in a function of this package whose
 // every call in the package runs only when a read found nothing (the
 // Create lives in createRole, called from the NotFound branch of the
 // reconcile's cached Get).
-func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
+func (p pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
 	var fn *types.Func
 	for i := len(stack) - 1; i >= 0; i-- {
 		if fd, ok := stack[i].(*ast.FuncDecl); ok {
@@ -389,26 +359,26 @@ func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
 	if fn == nil {
 		return false
 	}
-	if p.guardedCalls == nil {
-		p.guardedCalls = map[*types.Func][2]int{}
-		p.ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, st []ast.Node) bool {
+	if p.GuardedCalls == nil {
+		p.GuardedCalls = map[*types.Func][2]int{}
+		p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, st []ast.Node) bool {
 			if !push {
 				return true
 			}
-			callee := p.callee(n.(*ast.CallExpr))
+			callee := p.Callee(n.(*ast.CallExpr))
 			if callee == nil || callee.Pkg() != p.Pkg {
 				return true
 			}
-			c := p.guardedCalls[callee]
+			c := p.GuardedCalls[callee]
 			c[0]++
 			if p.guarded(st, true) {
 				c[1]++
 			}
-			p.guardedCalls[callee] = c
+			p.GuardedCalls[callee] = c
 			return true
 		})
 	}
-	c := p.guardedCalls[fn]
+	c := p.GuardedCalls[fn]
 	return c[0] > 0 && c[0] == c[1]
 }
 
@@ -416,7 +386,7 @@ func (p *pass) calledOnlyWhenAbsent(stack []ast.Node) bool {
 // if or a switch case on an absence check, or after a statement that
 // returns unless the read's error is NotFound. inFunc stops at the
 // enclosing function; otherwise a closure's enclosing branches count too.
-func (p *pass) guarded(stack []ast.Node, inFunc bool) bool {
+func (p pass) guarded(stack []ast.Node, inFunc bool) bool {
 	node := stack[len(stack)-1]
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch s := stack[i].(type) {
@@ -425,7 +395,7 @@ func (p *pass) guarded(stack []ast.Node, inFunc bool) bool {
 				return true
 			}
 		case *ast.IfStmt:
-			if containsNode(s.Body, node) && (p.absenceCheck(s.Cond) || p.listedLookup(s, stack[:i], true)) {
+			if check.ContainsNode(s.Body, node) && (p.absenceCheck(s.Cond) || p.listedLookup(s, stack[:i], true)) {
 				return true
 			}
 		case *ast.CaseClause:
@@ -444,34 +414,10 @@ func (p *pass) guarded(stack []ast.Node, inFunc bool) bool {
 	return false
 }
 
-// alreadyExistsCheck finds apierrors.IsAlreadyExists(x) in a condition.
-func (p *pass) alreadyExistsCheck(cond ast.Expr) (*ast.CallExpr, bool) {
-	var found *ast.CallExpr
-	negated := false
-	var walk func(e ast.Expr, neg bool)
-	walk = func(e ast.Expr, neg bool) {
-		switch e := ast.Unparen(e).(type) {
-		case *ast.UnaryExpr:
-			if e.Op == token.NOT {
-				walk(e.X, !neg)
-			}
-		case *ast.BinaryExpr:
-			walk(e.X, neg)
-			walk(e.Y, neg)
-		case *ast.CallExpr:
-			if found == nil && p.isPkgFunc(e, apierrorsPkg, "IsAlreadyExists") && len(e.Args) == 1 {
-				found, negated = e, neg
-			}
-		}
-	}
-	walk(cond, false)
-	return found, negated
-}
-
 // createFor finds the Create call whose error x is: in the if's init, or
 // the last assignment to x before the if in the function.
-func (p *pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.CallExpr {
-	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && p.isCreateCall(c) {
+func (p pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.CallExpr {
+	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && p.IsCreateCall(c) {
 		return c
 	}
 	id, ok := ast.Unparen(x).(*ast.Ident)
@@ -490,7 +436,7 @@ func (p *pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.
 		}
 		for _, l := range as.Lhs {
 			if lid, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(lid) == obj {
-				if c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && p.isCreateCall(c) {
+				if c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && p.IsCreateCall(c) {
 					last = c
 				} else {
 					last = nil
@@ -526,15 +472,15 @@ func setsGenerateName(body *ast.BlockStmt) bool {
 
 // comparedToNil is x of a condition `x <op> nil` (op == or !=), or nil.
 func comparedToNil(cond ast.Expr, op token.Token) ast.Expr {
-	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == op && isNil(b.Y) {
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == op && check.IsNil(b.Y) {
 		return b.X
 	}
 	return nil
 }
 
 // sameVar reports two expressions naming the same variable.
-func sameVar(p *pass, a, b ast.Expr) bool {
-	va, vb := p.objectVar(a), p.objectVar(b)
+func sameVar(p pass, a, b ast.Expr) bool {
+	va, vb := p.ObjectVar(a), p.ObjectVar(b)
 	return va != nil && va == vb
 }
 
@@ -542,8 +488,8 @@ func sameVar(p *pass, a, b ast.Expr) bool {
 // function returning one bool whose name says NotFound
 // (isBackupRepositoryNotFoundError, velero's answer to an empty cached
 // List; k8s.io/apimachinery's IsNotFound under another package).
-func (p *pass) notFoundPredicate(call *ast.CallExpr) bool {
-	fn := p.callee(call)
+func (p pass) notFoundPredicate(call *ast.CallExpr) bool {
+	fn := p.Callee(call)
 	if fn == nil {
 		return false
 	}
@@ -560,26 +506,26 @@ func (p *pass) notFoundPredicate(call *ast.CallExpr) bool {
 // `if !IsAlreadyExists(err) { return }` in the same block, writing the
 // same object. create is nil where create-update stays silent (no such
 // Create, generateName, or a Create only after a NotFound).
-func (p *pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.BlockStmt) (create *ast.CallExpr, writes []*ast.CallExpr) {
-	check, negated := p.alreadyExistsCheck(ifs.Cond)
-	if check == nil || setsGenerateName(body) || p.afterNotFound(stack) {
+func (p pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.BlockStmt) (create *ast.CallExpr, writes []*ast.CallExpr) {
+	isExists, negated := p.AlreadyExistsCheck(ifs.Cond)
+	if isExists == nil || setsGenerateName(body) || p.afterNotFound(stack) {
 		return nil, nil
 	}
-	if create = p.createFor(ifs, check.Args[0], body); create == nil {
+	if create = p.createFor(ifs, isExists.Args[0], body); create == nil {
 		return nil, nil
 	}
 	if !negated {
-		return create, calls(ifs.Body)
+		return create, check.Calls(ifs.Body)
 	}
 	// if !IsAlreadyExists(err) { return err } — then an Update after it
 	// is create-update; nothing after it, AlreadyExists is ignored. On a
 	// path run only for AlreadyExists, any write counts (a Get of the
 	// existing object, then its Update).
 	onlyExists := p.alreadyExistsPath(ifs, stack)
-	if block, i := enclosingBlock(stack, ifs); block != nil {
+	if block, i := check.EnclosingBlock(stack, ifs); block != nil {
 		for _, s := range block.List[i+1:] {
-			for _, c := range calls(s) {
-				if p.writesSameObject(c, create) || (onlyExists != nil && p.isWriteCall(c) && (p.clientMethod(c) != "" || flow.ClientsetMethod(p.TypesInfo, c) != "")) {
+			for _, c := range check.Calls(s) {
+				if p.WritesSameObject(c, create) || (onlyExists != nil && p.IsWriteCall(c) && (p.ClientMethod(c) != "" || flow.ClientsetMethod(p.TypesInfo, c) != "")) {
 					writes = append(writes, c)
 				}
 			}

@@ -1,0 +1,277 @@
+package check
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/ssagen/ssagen/vet/internal/flow"
+)
+
+var Churning = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true, "Job": true}
+
+// WrittenByOthers are kinds other controllers keep writing: the churning
+// kinds, nodes (kubelet), Services (load-balancer status).
+var WrittenByOthers = func() map[string]bool {
+	m := map[string]bool{"Node": true, "Service": true}
+	for k := range Churning {
+		m[k] = true
+	}
+	return m
+}()
+
+// Definition is the expression a local variable was defined with (its
+// := or var with a value), when it is assigned nowhere else; nil otherwise.
+func (p *Pass) Definition(id *ast.Ident) ast.Expr {
+	v, ok := p.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != p.Pkg || v.Parent() == p.Pkg.Scope() {
+		return nil
+	}
+	var def ast.Expr
+	assigned := 0
+	for _, f := range p.Files {
+		if f.Pos() > v.Pos() || v.Pos() > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && (p.TypesInfo.Defs[lid] == v || p.TypesInfo.Uses[lid] == v) {
+						assigned++
+						if len(n.Rhs) == len(n.Lhs) {
+							def = n.Rhs[i]
+						} else {
+							def = nil // x, err := f(): the first result
+							if len(n.Rhs) == 1 && i == 0 {
+								def = n.Rhs[0]
+							}
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if p.TypesInfo.Defs[name] == v && i < len(n.Values) {
+						assigned++
+						def = n.Values[i]
+					}
+				}
+			}
+			return true
+		})
+	}
+	if assigned != 1 {
+		return nil
+	}
+	return def
+}
+
+// IsBuilderPkg: controller-runtime's builder, or multicluster-runtime's,
+// which wraps it with the same Owns.
+func IsBuilderPkg(path string) bool {
+	return path == builderPkg || path == "sigs.k8s.io/multicluster-runtime/pkg/builder"
+}
+
+func Deref(t types.Type) types.Type {
+	if ptr, ok := t.(*types.Pointer); ok {
+		return ptr.Elem()
+	}
+	return t
+}
+
+// IsStatusWriter reports X.Status() (or X.SubResource("status")).
+func (p *Pass) IsStatusWriter(e ast.Expr) bool { return flow.IsStatusWriter(e) }
+
+// ReadInFunc reports whether v holds an object read from the cache
+// earlier in body: a client Get into it, a result of a function that
+// returns what it read with Get (flow's summaries), an item of a list
+// a client List filled (v := &list.Items[i], for _, v := range
+// list.Items), or what a field holds that the package stores objects
+// read from the cache in (v := rc.statefulSets[i], readFields).
+func (p *Pass) ReadInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) bool {
+	if body == nil || v == nil {
+		return false
+	}
+	for _, c := range Calls(body) {
+		if c.Pos() < before && p.ClientMethod(c) == "Get" && len(c.Args) > 2 && p.ObjectVar(c.Args[2]) == v {
+			return true
+		}
+	}
+	listed := p.ListedVars(body, before)
+	isItem := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = ast.Unparen(u.X)
+		}
+		if ix, ok := e.(*ast.IndexExpr); ok {
+			e = ix.X
+		}
+		return listed[p.ItemsOf(e)] || listed[p.heldItems(e)]
+	}
+	read := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if read || n == nil || n.Pos() >= before {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if p.ObjectVar(l) != v {
+					continue
+				}
+				if len(n.Rhs) == len(n.Lhs) && (isItem(n.Rhs[i]) || p.readFields()[p.fieldOf(n.Rhs[i])]) {
+					read = true
+				}
+				if len(n.Rhs) == 1 {
+					if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+						if s := p.Flow.Of(p.Callee(c)); s != nil && slices.Contains(s.ReturnsRead, i) {
+							read = true
+						}
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if n.Value != nil && p.ObjectVar(n.Value) == v && isItem(n.X) {
+				read = true
+			}
+		}
+		return !read
+	})
+	return read
+}
+
+// ItemsOf is the variable whose items e names (list.Items), or nil.
+func (p *Pass) ItemsOf(e ast.Expr) *types.Var {
+	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
+		return p.ObjectVar(sel.X)
+	}
+	return nil
+}
+
+// ListedVars are the variables of body a client List filled before pos,
+// and those holding the items a function of the module returned from
+// its List (items, err := r.listX(ctx): flow's returns listed).
+func (p *Pass) ListedVars(body *ast.BlockStmt, before token.Pos) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for _, c := range Calls(body) {
+		if c.Pos() < before && p.ClientMethod(c) == "List" && len(c.Args) > 1 {
+			if v := p.ObjectVar(c.Args[1]); v != nil {
+				out[v] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() >= before || len(as.Rhs) != 1 {
+			return true
+		}
+		c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if s := p.Flow.Of(p.Callee(c)); s != nil {
+			for _, i := range s.ReturnsListed {
+				if i < len(as.Lhs) {
+					if v := p.ObjectVar(as.Lhs[i]); v != nil {
+						out[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// BuiltFromLiteral reports v := &T{...} (or T{...}) in body.
+func BuiltFromLiteral(p *Pass, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if ok {
+			for i, l := range as.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok || p.TypesInfo.ObjectOf(id) != v {
+					continue
+				}
+				rhs, result := as.Rhs[0], i // x, err := newX(...)
+				if len(as.Rhs) == len(as.Lhs) {
+					rhs, result = as.Rhs[i], 0
+				}
+				if flow.IsLiteral(rhs) {
+					found = true
+				} else if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
+					// A constructor of the module that returns what it
+					// built (flow's summary).
+					if s := p.Flow.Of(p.Callee(call)); s != nil && slices.Contains(s.ReturnsBuilt, result) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// heldItems is the variable e names when it holds items itself (a slice
+// a function returned from its List), or nil.
+func (p *Pass) heldItems(e ast.Expr) *types.Var {
+	v := p.ObjectVar(e)
+	if v == nil {
+		return nil
+	}
+	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+		return nil
+	}
+	return v
+}
+
+// readFields are the struct fields the package stores objects read from
+// the cache in — `rc.statefulSets[idx] = statefulSet` after a Get, in one
+// method, read back in another (cass-operator's reconciliation context).
+// While they are being found, none are (readInFunc asks).
+func (p *Pass) readFields() map[*types.Var]bool {
+	if p.fieldsRead != nil {
+		return p.fieldsRead
+	}
+	p.fieldsRead = map[*types.Var]bool{}
+	found := map[*types.Var]bool{}
+	for _, fd := range p.sourceFuncs() {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				if f := p.fieldOf(l); f != nil && !found[f] {
+					if v := p.ObjectVar(as.Rhs[i]); v != nil && p.ReadInFunc(fd.Body, v, as.Pos()) {
+						found[f] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	p.fieldsRead = found
+	return found
+}
+
+// fieldOf is the struct field of the package that e selects (x.f), or
+// an element of (x.f[i]); nil otherwise.
+func (p *Pass) fieldOf(e ast.Expr) *types.Var {
+	e = ast.Unparen(e)
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		e = ast.Unparen(ix.X)
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	f, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var)
+	if !ok || !f.IsField() || f.Pkg() != p.Pkg {
+		return nil
+	}
+	return f
+}

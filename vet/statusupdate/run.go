@@ -1,0 +1,47 @@
+package statusupdate
+
+import (
+	"github.com/ssagen/ssagen/vet/internal/check"
+	"github.com/ssagen/ssagen/vet/retryonconflict"
+
+	"go/ast"
+
+	"github.com/ssagen/ssagen/internal/contract"
+)
+
+func run(cp *check.Pass) {
+	p := pass{cp}
+	retries := p.ResultOfAnalyzer(retryonconflict.Analyzer)
+	statusWriters := p.LazyStatusWriters()
+	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		call := n.(*ast.CallExpr)
+		if !push || p.InTest(call) || len(call.Args) < 2 {
+			return true
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Update" || !p.IsStatusWriter(sel.X) {
+			return true
+		}
+		// Inside a RetryOnConflict around Get + Update, the retry-on-conflict
+		// finding covers this write: one finding per site.
+		if retries.Covers(call) {
+			return true
+		}
+		// An object built here is not from the cache; one read here, handed
+		// in, or copied from either (a reconciler's helper) almost always is.
+		v := p.ObjectVar(call.Args[1])
+		body := check.FuncBody(stack)
+		// &Pod{} filled by a Get is read, not built.
+		if v == nil || body == nil || (check.BuiltFromLiteral(p.Pass, body, v) && !p.ReadInFunc(body, v, call.Pos())) {
+			return true
+		}
+		t := check.Ensures(p.KindOf(call.Args[1]), true)
+		d := check.NewFinding(call.Pos(), contract.CategoryStatusUpdate,
+			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
+			check.HelperFix(t)+": a status apply carries no resourceVersion and is skipped when nothing changed", t)
+		var why string
+		d.SuggestedFixes, why = p.StatusUpdateFix(call, sel, stack, statusWriters)
+		p.ReportFinding(check.WithWhy(d, why))
+		return true
+	})
+}
