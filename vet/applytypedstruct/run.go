@@ -1,8 +1,6 @@
 package applytypedstruct
 
 import (
-	"github.com/ssagen/ssagen/vet/internal/check"
-
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -10,8 +8,11 @@ import (
 	"strings"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 )
 
+// run reports each apply of a typed struct that sends a zero value the
+// code never set.
 func run(cp *check.Pass) {
 	p := pass{cp}
 	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {

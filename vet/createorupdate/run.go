@@ -1,14 +1,15 @@
 package createorupdate
 
 import (
-	"github.com/ssagen/ssagen/vet/internal/check"
-
 	"go/ast"
 	"go/types"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 )
 
+// run reports each controllerutil.CreateOrUpdate or CreateOrPatch, with
+// the fix where the mutate function can be rewritten exactly.
 func run(cp *check.Pass) {
 	p := pass{cp}
 	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {

@@ -1,17 +1,19 @@
 package createupdate
 
 import (
-	"github.com/ssagen/ssagen/vet/internal/check"
-
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
+// run reports each Create → AlreadyExists → Update site, covering its
+// writes, where updatefromscratch stays quiet, and each Create that
+// ignores AlreadyExists.
 func run(cp *check.Pass) {
 	p := pass{cp}
 	p.Ins.WithStack([]ast.Node{(*ast.IfStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {

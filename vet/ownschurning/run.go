@@ -1,15 +1,16 @@
 package ownschurning
 
 import (
-	"github.com/ssagen/ssagen/vet/internal/check"
-
 	"go/ast"
 	"go/token"
 	"go/types"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 )
 
+// run reports each Owns() of a kind whose status churns without a
+// predicate that compares old and new.
 func run(cp *check.Pass) {
 	p := pass{cp}
 	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {

@@ -1,8 +1,6 @@
 package retryonconflict
 
 import (
-	"github.com/ssagen/ssagen/vet/internal/check"
-
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -12,9 +10,12 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
+// run reports each retry of conflicts around a Get and an Update, and
+// covers the retried function, where statusupdate stays quiet.
 func run(cp *check.Pass) {
 	p := pass{cp}
 	statusWriters := p.LazyStatusWriters()

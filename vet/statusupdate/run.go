@@ -1,14 +1,15 @@
 package statusupdate
 
 import (
-	"github.com/ssagen/ssagen/vet/internal/check"
-	"github.com/ssagen/ssagen/vet/retryonconflict"
-
 	"go/ast"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
+	"github.com/ssagen/ssagen/vet/retryonconflict"
 )
 
+// run reports each Status().Update of an object that was not built in
+// its function, except the writes a retry-on-conflict finding covers.
 func run(cp *check.Pass) {
 	p := pass{cp}
 	retries := p.ResultOfAnalyzer(retryonconflict.Analyzer)

@@ -6,9 +6,8 @@
 package statusupdate
 
 import (
-	"github.com/ssagen/ssagen/vet/retryonconflict"
-
 	"github.com/ssagen/ssagen/vet/internal/check"
+	"github.com/ssagen/ssagen/vet/retryonconflict"
 )
 
 // Doc is the analyzer's one-line description.

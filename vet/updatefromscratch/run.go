@@ -1,17 +1,19 @@
 package updatefromscratch
 
 import (
-	"github.com/ssagen/ssagen/vet/createupdate"
-	"github.com/ssagen/ssagen/vet/internal/check"
-
 	"go/ast"
 	"go/token"
 	"go/types"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/createupdate"
+	"github.com/ssagen/ssagen/vet/internal/check"
 	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
+// run reports each Update of an object built from scratch, except the
+// writes a create-update finding covers, and each Update of a cached
+// object of a kind other controllers keep writing.
 func run(cp *check.Pass) {
 	p := pass{cp}
 	createUpdates := p.ResultOfAnalyzer(createupdate.Analyzer)

@@ -7,7 +7,6 @@ package updatefromscratch
 
 import (
 	"github.com/ssagen/ssagen/vet/createupdate"
-
 	"github.com/ssagen/ssagen/vet/internal/check"
 )
 

@@ -6,8 +6,9 @@ import (
 	"go/token"
 	"go/types"
 
-	"github.com/ssagen/ssagen/internal/contract"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ssagen/ssagen/internal/contract"
 )
 
 // LazyStatusWriters lists the package's status writes once, and only
