@@ -15,37 +15,35 @@ import (
 // code never set.
 func run(cp *check.Pass) {
 	p := pass{cp}
-	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		call := n.(*ast.CallExpr)
-		if !push || p.InTest(call) || p.ClientMethod(call) != "Patch" || len(call.Args) < 3 {
-			return true
+	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
+		if p.ClientMethod(call) != "Patch" || len(call.Args) < 3 {
+			return
 		}
 		sel, ok := ast.Unparen(call.Args[2]).(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Apply" {
-			return true
+			return
 		}
 		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); !ok || v.Pkg() == nil || v.Pkg().Path() != check.ClientPkg {
-			return true
+			return
 		}
 		t := p.TypesInfo.TypeOf(call.Args[1])
 		if ptr, ok := t.(*types.Pointer); ok {
 			t = ptr.Elem()
 		}
 		if !sendsItsFields(t) {
-			return true
+			return
 		}
 		status := false
 		if fsel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			status = p.IsStatusWriter(fsel.X)
 		}
 		if lit := p.fixedLiteral(call.Args[1], check.FuncBody(stack)); lit != nil && !p.zeroSent(t, lit, true, status, 0) {
-			return true // every field it sends was written on purpose
+			return // every field it sends was written on purpose
 		}
 		target := check.Ensures(p.KindOf(call.Args[1]), false)
 		p.ReportFinding(check.NewFinding(call.Pos(), contract.CategoryApplyTypedStruct,
 			"server-side apply of a typed Go struct: every zero-valued field without omitempty is sent, so this manager claims fields it never meant to set (controller-runtime #2702)",
 			check.HelperFix(target)+" with a typed apply configuration: only the fields you set are sent", target))
-		return true
 	})
 }
 

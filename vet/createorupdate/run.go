@@ -12,11 +12,10 @@ import (
 // the fix where the mutate function can be rewritten exactly.
 func run(cp *check.Pass) {
 	p := pass{cp}
-	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		call := n.(*ast.CallExpr)
+	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
 		name := p.createOrUpdateName(call)
-		if !push || p.InTest(call) || name == "" {
-			return true
+		if name == "" {
+			return
 		}
 		kind := ""
 		if len(call.Args) > 2 {
@@ -29,7 +28,6 @@ func run(cp *check.Pass) {
 		var why string
 		d.SuggestedFixes, why = p.CreateOrUpdateFix(call, stack)
 		p.ReportFinding(check.WithWhy(d, why))
-		return true
 	})
 }
 

@@ -13,12 +13,8 @@ import (
 // predicate that compares old and new.
 func run(cp *check.Pass) {
 	p := pass{cp}
-	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push {
-			return true
-		}
-		p.ownsChurning(n.(*ast.CallExpr), stack)
-		return true
+	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
+		p.ownsChurning(call, stack)
 	})
 }
 

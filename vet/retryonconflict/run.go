@@ -19,18 +19,14 @@ import (
 func run(cp *check.Pass) {
 	p := pass{cp}
 	statusWriters := p.LazyStatusWriters()
-	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		call := n.(*ast.CallExpr)
-		if !push || p.InTest(call) {
-			return true
-		}
+	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
 		retriedFn := p.retriedFunc(call)
 		if retriedFn == nil {
-			return true
+			return
 		}
 		gets, updates, through := p.retried(retriedFn)
 		if !gets || !updates {
-			return true
+			return
 		}
 		kind := ""
 		for _, c := range check.Calls(retriedFn) {
@@ -63,7 +59,6 @@ func run(cp *check.Pass) {
 		// The finding covers the retried function's writes: statusupdate,
 		// which requires this analyzer, leaves them.
 		p.Cover(retriedFn)
-		return true
 	})
 }
 

@@ -14,19 +14,18 @@ func run(cp *check.Pass) {
 	p := pass{cp}
 	retries := p.ResultOfAnalyzer(retryonconflict.Analyzer)
 	statusWriters := p.LazyStatusWriters()
-	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		call := n.(*ast.CallExpr)
-		if !push || p.InTest(call) || len(call.Args) < 2 {
-			return true
+	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
+		if len(call.Args) < 2 {
+			return
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Update" || !p.IsStatusWriter(sel.X) {
-			return true
+			return
 		}
 		// Inside a RetryOnConflict around Get + Update, the retry-on-conflict
 		// finding covers this write: one finding per site.
 		if retries.Covers(call) {
-			return true
+			return
 		}
 		// An object built here is not from the cache; one read here, handed
 		// in, or copied from either (a reconciler's helper) almost always is.
@@ -34,7 +33,7 @@ func run(cp *check.Pass) {
 		body := check.FuncBody(stack)
 		// &Pod{} filled by a Get is read, not built.
 		if v == nil || body == nil || (check.BuiltFromLiteral(p.Pass, body, v) && !p.ReadInFunc(body, v, call.Pos())) {
-			return true
+			return
 		}
 		t := check.Ensures(p.KindOf(call.Args[1]), true)
 		d := check.NewFinding(call.Pos(), contract.CategoryStatusUpdate,
@@ -43,6 +42,5 @@ func run(cp *check.Pass) {
 		var why string
 		d.SuggestedFixes, why = p.StatusUpdateFix(call, sel, stack, statusWriters)
 		p.ReportFinding(check.WithWhy(d, why))
-		return true
 	})
 }

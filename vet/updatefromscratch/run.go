@@ -17,20 +17,16 @@ import (
 func run(cp *check.Pass) {
 	p := pass{cp}
 	createUpdates := p.ResultOfAnalyzer(createupdate.Analyzer)
-	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		call := n.(*ast.CallExpr)
-		if !push || p.InTest(call) {
-			return true
-		}
+	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
 		if p.ClientMethod(call) != "Update" {
 			p.updateCachedThrough(call, stack)
-			return true
+			return
 		}
 		if len(call.Args) < 2 {
-			return true
+			return
 		}
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && p.IsStatusWriter(sel.X) {
-			return true
+			return
 		}
 		body := check.FuncBody(stack)
 		v := p.ObjectVar(call.Args[1])
@@ -46,19 +42,18 @@ func run(cp *check.Pass) {
 				d.SuggestedFixes, why = p.UpdateCachedFix(call, stack, body, v)
 				p.ReportFinding(check.WithWhy(d, why))
 			}
-			return true
+			return
 		}
 		if v == nil || body == nil || !check.BuiltFromLiteral(p.Pass, body, v) || flow.SetsResourceVersion(body) {
-			return true
+			return
 		}
 		if createUpdates.Covers(call) {
-			return true // one finding per write site: create-update reports it
+			return // one finding per write site: create-update reports it
 		}
 		t := check.Ensures(p.KindOf(call.Args[1]), false)
 		p.ReportFinding(check.NewFinding(call.Pos(), contract.CategoryUpdateFromScratch,
 			"Update of an object built from scratch: without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
 			check.HelperFix(t)+": apply only the fields you own", t))
-		return true
 	})
 }
 

@@ -82,6 +82,17 @@ func (p *Pass) InTest(n ast.Node) bool {
 	return strings.HasSuffix(p.Fset.Position(n.Pos()).Filename, "_test.go") || strings.Contains(p.Pkg.Name(), "test")
 }
 
+// SourceCalls visits each call of the package outside tests, in source
+// order, with the stack of nodes that encloses it (the call last).
+func (p *Pass) SourceCalls(visit func(call *ast.CallExpr, stack []ast.Node)) {
+	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if push && !p.InTest(n) {
+			visit(n.(*ast.CallExpr), stack)
+		}
+		return true
+	})
+}
+
 // sourceFuncs are the package's function declarations with a body,
 // outside tests, in source order.
 func (p *Pass) sourceFuncs() []*ast.FuncDecl {
