@@ -43,7 +43,7 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 	}
 	helperObj := p.helperFunc(objType)
 	if helperObj == nil {
-		return nil, p.noHelper()
+		return nil, p.noHelperFor(objType)
 	}
 	changes, ok := helperObj.Pkg().Scope().Lookup(contract.ApplyChanges(kind)).(*types.Func)
 	if !ok {

@@ -42,6 +42,7 @@ import (
 const (
 	whyNotVariable = "the object is not a variable built from a composite literal in this block"
 	whyNoHelper    = "no Ensure helper for this kind among the package's dependencies or in its module: generate it (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
+	whyRuntimeKind = "the object's kind is known only at run time (%s), and a generated helper writes one kind: apply it by hand, with an unstructured apply configuration or a helper per kind (docs/vet.md, \"Kinds known at run time\")"
 	whyUsed        = "the object is changed or read apart from the write (its last state is not the literal's)"
 	whyField       = "a field of the literal has no exact builder (a typed variable, positional fields, owner references, generateName) and the helper's package has no converter From<Kind>: regenerate the helpers with this ssagen (ssagen generate)"
 	// whyUpdateShape and whyIgnoreShape: the statements around the Create
@@ -121,7 +122,7 @@ func (p *Pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		lit := ast.Unparen(u.X).(*ast.CompositeLit)
 		in.lit, in.addr = lit, u
 		if in.helper = p.helperFunc(p.TypesInfo.TypeOf(arg)); in.helper == nil {
-			return nil, p.noHelper()
+			return nil, p.noHelperFor(p.TypesInfo.TypeOf(arg))
 		}
 		return in, ""
 	}
@@ -134,7 +135,7 @@ func (p *Pass) literalIntentOf(arg ast.Expr, block *ast.BlockStmt, end int, stac
 		objType = types.NewPointer(objType) // a range over values, written as &v
 	}
 	if in.helper = p.helperFunc(objType); in.helper == nil {
-		return nil, p.noHelper()
+		return nil, p.noHelperFor(objType)
 	}
 	in.variable = objVar
 	scan := func(stmts []ast.Stmt) {

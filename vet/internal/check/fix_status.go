@@ -73,7 +73,7 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	kind := p.KindOf(call.Args[1])
 	helperObj := p.helperFunc(objType)
 	if helperObj == nil {
-		return nil, p.noHelper()
+		return nil, p.noHelperFor(objType)
 	}
 	status, ok := helperObj.Pkg().Scope().Lookup(contract.EnsureStatus(kind)).(*types.Func)
 	if !ok {

@@ -174,3 +174,34 @@ func (p *Pass) noHelper() string {
 	}
 	return whyNoHelper
 }
+
+// noHelperFor is why no helper writes an object of type t: its kind is
+// known only at run time, which no generated helper can write, or the
+// kind's helper is missing (noHelper).
+func (p *Pass) noHelperFor(t types.Type) string {
+	if name := runtimeKind(t); name != "" {
+		return fmt.Sprintf(whyRuntimeKind, name)
+	}
+	return p.noHelper()
+}
+
+// runtimeKind names t when the kind of an object of that type is known
+// only at run time: an interface (client.Object), a type parameter, or
+// apimachinery's unstructured objects; "" for a kind's Go type.
+func runtimeKind(t types.Type) string {
+	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	name := types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	switch u := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return name
+	case *types.Named:
+		if types.IsInterface(u) || (u.Obj().Pkg() != nil && u.Obj().Pkg().Path() == UnstructuredPkg) {
+			return name
+		}
+	case *types.Interface:
+		return name
+	}
+	return ""
+}
