@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"example.com/api"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	apiensure "example.com/generated/api/ensure"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
