@@ -119,7 +119,7 @@ func run(o options) int {
 			}
 		} else {
 			for _, f := range found {
-				fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), f.diag.Message)
+				fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), o.relText(f.diag.Message))
 			}
 		}
 		if len(found) > 0 {
@@ -142,7 +142,7 @@ func (o options) printJSON(found []finding) error {
 	}
 	out := make([]jsonFinding, 0, len(found))
 	for _, f := range found {
-		out = append(out, jsonFinding{o.relPos(f.pos), f.diag.Category, f.diag.Message, f.target.Kind, f.target.Status})
+		out = append(out, jsonFinding{o.relPos(f.pos), f.diag.Category, o.relText(f.diag.Message), f.target.Kind, f.target.Status})
 	}
 	enc := json.NewEncoder(o.stdout)
 	enc.SetIndent("", "  ")
@@ -369,6 +369,15 @@ func less(a, b token.Position) bool {
 
 // relPos prints a position relative to the working directory (read once,
 // in Main) when it is below it, as go vet does.
+// relText makes the paths under the working directory that text names
+// (a reason citing another writer's position) relative, as relPos does.
+func (o options) relText(text string) string {
+	if o.wd == "" {
+		return text
+	}
+	return strings.ReplaceAll(text, o.wd+string(filepath.Separator), "")
+}
+
 func (o options) relPos(p token.Position) string {
 	if o.wd != "" {
 		if rel, err := filepath.Rel(o.wd, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {

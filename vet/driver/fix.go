@@ -96,7 +96,7 @@ func fix(found []finding, o options) int {
 		if why, ok := declined[f]; ok {
 			msg += " (no automatic fix: " + why + ")"
 		}
-		fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), msg)
+		fmt.Fprintf(o.stderr, "%s: %s\n", o.relPos(f.pos), o.relText(msg))
 		left = append(left, f)
 	}
 	summary(o, total, done, declined, names, left)
@@ -171,7 +171,7 @@ func summary(o options, total, rewritten int, declined map[*finding]string, file
 		if why == "" {
 			why = "no automatic fix for " + f.diag.Category + " (docs/vet.md shows the rewrite by hand)"
 		}
-		general, detail := splitDetail(why)
+		general, detail := splitDetail(o.relText(why))
 		if detail != "" {
 			details[f] = detail
 		}

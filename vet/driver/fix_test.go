@@ -64,3 +64,23 @@ func TestClearing(t *testing.T) {
 		}
 	}
 }
+
+// TestRelText: a reason naming another writer's position names it as the
+// finding's own position is named, relative to the working directory;
+// a path outside it stays whole.
+func TestRelText(t *testing.T) {
+	wd := filepath.Join(string(filepath.Separator)+"work", "op")
+	o := options{wd: wd}
+	for _, c := range []struct{ in, want string }{
+		{"another writer of X's status is in evidence (" + filepath.Join(wd, "internal", "x.go") + ":3:4): apply", "another writer of X's status is in evidence (" + filepath.Join("internal", "x.go") + ":3:4): apply"},
+		{"in evidence (" + filepath.Join(string(filepath.Separator)+"elsewhere", "x.go") + ":3:4)", "in evidence (" + filepath.Join(string(filepath.Separator)+"elsewhere", "x.go") + ":3:4)"},
+		{"in evidence (" + wd + "x/y.go:1:1)", "in evidence (" + wd + "x/y.go:1:1)"},
+	} {
+		if got := o.relText(c.in); got != c.want {
+			t.Errorf("relText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := (options{}).relText("a " + wd + "/b"); got != "a "+wd+"/b" {
+		t.Errorf("without a working directory relText changed %q", got)
+	}
+}
