@@ -1,9 +1,12 @@
-// Package ownschurning defines an analyzer of ssagen vet that reports Owns() of kinds whose status churns (Pod, Deployment,
-// ReplicaSet, StatefulSet, DaemonSet, Job) without a predicate that drops
+// Package ownschurning defines an analyzer of ssagen vet that reports
+// Owns() of kinds whose status churns (Pod, Deployment, ReplicaSet,
+// StatefulSet, DaemonSet, Job) without a predicate that drops
 // status-only updates: every kubelet or controller status write requeues
 // the owner (a pod start reconciled its owner 7 times, seed 002). The fix
-// is builder.WithPredicates with the generated Owned<Kind>Changes(c),
-// plus a check of the status fields the owner mirrors.
+// is builder.WithPredicates(ensure.FieldsChanged(...)) listing what the
+// reconciler reads of the kind, found by following Reconcile through the
+// package's calls (reads.go, fix.go), or the generated
+// Owned<Kind>Changes(c) when the child is applied with the helpers.
 package ownschurning
 
 import (

@@ -76,7 +76,7 @@ func (p pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 	}
 	d := check.NewFinding(pos, contract.CategoryOwnsChurning,
 		"Owns(&"+kind+"{}) "+what+": every status write of the child (a kubelet walking a pod through its phases) reconciles the owner again",
-		"add builder.WithPredicates(ensure."+check.FieldsChanged+"(...)) listing what the reconciler reads of the "+kind+" (-fix writes it), or "+
+		"add builder.WithPredicates(ensure."+fieldsChanged+"(...)) listing what the reconciler reads of the "+kind+" (-fix writes it), or "+
 			contract.OwnedChanges(kind)+"(c) when the reconciler applies the "+kind+" with the helpers ssagen generates (--ensure-kinds)",
 		check.Ensures(kind, false))
 	var why string

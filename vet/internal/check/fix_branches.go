@@ -50,7 +50,7 @@ type branchRewrite struct {
 	text    string // the new text, for the imports it needs
 }
 
-func (p *Pass) branchEdits(f *fixer, in *literalIntent, create *ast.CallExpr, outer, check *ast.IfStmt) (*branchRewrite, string) {
+func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, outer, check *ast.IfStmt) (*branchRewrite, string) {
 	if _, negated := p.AlreadyExistsCheck(check.Cond); !negated || len(outer.Body.List) == 0 || outer.Body.List[0] != check || check.Init != nil || check.Else != nil {
 		return nil, "the AlreadyExists check is not the first statement of the Create's error branch (if !apierrors.IsAlreadyExists(err) { return ... }): rewrite by hand (docs/vet.md)"
 	}
@@ -98,7 +98,7 @@ func (p *Pass) branchEdits(f *fixer, in *literalIntent, create *ast.CallExpr, ou
 		return nil, why
 	}
 	r.edits = append(r.edits, reads...)
-	created := func() string { return f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".Created" }
+	created := func() string { return f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".Created" }
 	// Unwrap the check: its body becomes the error branch.
 	// (from the check's line, so a comment after the outer brace stays).
 	tf := p.Fset.File(check.Pos())

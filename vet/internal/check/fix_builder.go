@@ -10,7 +10,7 @@ import (
 // builder turns a composite literal of a typed struct into the builder
 // chain of ac (the apply configuration for it); ok is false when some
 // field cannot be carried over mechanically.
-func (f *fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (string, bool) {
+func (f *Fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (string, bool) {
 	acPkg := ac.Obj().Pkg()
 	ctorName := strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
 	// The constructor's arity: from its signature when the package is
@@ -100,11 +100,11 @@ func (f *fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (strin
 	default:
 		return "", false
 	}
-	return f.qualify(acPkg, "ac") + "." + ctorName + "(" + strings.Join(args, ", ") + ")" + strings.Join(chain, ""), true
+	return f.Qualify(acPkg, "ac") + "." + ctorName + "(" + strings.Join(args, ", ") + ")" + strings.Join(chain, ""), true
 }
 
 // with returns ".With<Field>(args)" carrying value over to ac.
-func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, bool) {
+func (f *Fixer) with(ac *types.Named, field string, value ast.Expr) (string, bool) {
 	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(ac), true, ac.Obj().Pkg(), "With"+field)
 	m, ok := obj.(*types.Func)
 	if !ok {
@@ -199,18 +199,18 @@ func (f *fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 // elsewhere (client-go's, which has none). The fix is type-checked before
 // it is offered, so a converter assumed by convention that is not there
 // declines it then.
-func (f *fixer) converted(ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
+func (f *Fixer) converted(ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
 	return f.convertedAs("From", ac, helper, e)
 }
 
 // convertedAs is converted with the converter's prefix: From, or
 // StatusFrom for a status.
-func (f *fixer) convertedAs(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
+func (f *Fixer) convertedAs(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
 	return f.convertedText(prefix, ac, helper, f.node(e))
 }
 
 // convertedText is convertedAs of the object written as arg.
-func (f *fixer) convertedText(prefix string, ac *types.Named, helper *types.Func, arg string) (string, bool) {
+func (f *Fixer) convertedText(prefix string, ac *types.Named, helper *types.Func, arg string) (string, bool) {
 	name := prefix + strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
 	converts := func(pkg *types.Package) bool {
 		fn, ok := pkg.Scope().Lookup(name).(*types.Func)
@@ -226,9 +226,9 @@ func (f *fixer) convertedText(prefix string, ac *types.Named, helper *types.Func
 	}
 	switch acPkg := ac.Obj().Pkg(); {
 	case converts(helper.Pkg()):
-		return f.qualify(helper.Pkg(), "") + "." + name + "(" + arg + ")", true
+		return f.Qualify(helper.Pkg(), "") + "." + name + "(" + arg + ")", true
 	case converts(acPkg), !strings.HasPrefix(acPkg.Path(), "k8s.io/client-go/"):
-		return f.qualify(acPkg, "ac") + "." + name + "(" + arg + ")", true
+		return f.Qualify(acPkg, "ac") + "." + name + "(" + arg + ")", true
 	}
 	return "", false
 }

@@ -61,7 +61,7 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 	if p.reassigned(body, v, at, call.Pos()) {
 		return nil, "the variable is pointed at another object between the read and the Update: rewrite it by hand with " + contract.ApplyChanges(kind)
 	}
-	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	f := &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := changes.Type().(*types.Signature)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
@@ -72,15 +72,15 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 		return nil, whyClientType
 	}
 	before := p.freshName(call.Pos(), obj.Name+"Before")
-	rt := f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
-	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s, %s, %s.%s(%q)))", rt, f.qualify(changes.Pkg(), ""), changes.Name(),
+	rt := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
+	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s, %s, %s.%s(%q)))", rt, f.Qualify(changes.Pkg(), ""), changes.Name(),
 		f.node(call.Args[0]), clientText, before, obj.Name, rt, contract.FieldManager, p.changesManager(stack, kind))
 	copyText := fmt.Sprintf("\n%s := %s.DeepCopy()", before, obj.Name)
 	edits := []analysis.TextEdit{
 		{Pos: at, End: at, NewText: []byte(copyText)},
 		{Pos: call.Pos(), End: call.End(), NewText: []byte(text)},
 	}
-	edits = append(edits, f.importEdits([]ast.Node{call}, text)...)
+	edits = append(edits, f.ImportEdits([]ast.Node{call}, text)...)
 	return []analysis.SuggestedFix{{
 		Message: fmt.Sprintf("Use %s.%s: apply what the code changed under a field manager of its own, no resourceVersion, no request when nothing changed",
 			changes.Pkg().Name(), changes.Name()),
@@ -193,7 +193,7 @@ func (p *Pass) freshName(pos token.Pos, name string) string {
 // owns with every change, so sites sharing it never prune each other.
 func (p *Pass) changesManager(stack []ast.Node, kind string) string {
 	owner := ""
-	if recv := p.receiverOf(stack); recv != nil {
+	if recv := p.ReceiverOf(stack); recv != nil {
 		if n, ok := types.Unalias(recv).(*types.Named); ok {
 			owner = strings.TrimSuffix(n.Obj().Name(), "Reconciler")
 		}

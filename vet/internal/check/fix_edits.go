@@ -16,22 +16,28 @@ import (
 	"github.com/ssagen/ssagen/internal/contract"
 )
 
-// fixer builds the text edits of one suggested fix.
-type fixer struct {
+// NewFixer starts the edits of a suggested fix in file, a file of the
+// pass.
+func (p *Pass) NewFixer(file *ast.File) *Fixer {
+	return &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+}
+
+// Fixer builds the text edits of one suggested fix.
+type Fixer struct {
 	p       *Pass
 	file    *ast.File
 	imports map[string]string // path → name used in the new text
 	added   map[string]string // path → name of imports to add
 }
 
-func (f *fixer) node(n ast.Node) string {
+func (f *Fixer) node(n ast.Node) string {
 	var b bytes.Buffer
 	printer.Fprint(&b, f.p.Fset, n)
 	return b.String()
 }
 
 // commentedNode is node with the comments inside n.
-func (f *fixer) commentedNode(n ast.Node) string {
+func (f *Fixer) commentedNode(n ast.Node) string {
 	var b bytes.Buffer
 	printer.Fprint(&b, f.p.Fset, &printer.CommentedNode{Node: n, Comments: f.file.Comments})
 	return b.String()
@@ -39,7 +45,7 @@ func (f *fixer) commentedNode(n ast.Node) string {
 
 // commentsBetween are the comments of the file that lie between from and
 // to, as written, on lines of their own after from's.
-func (f *fixer) commentsBetween(from, to token.Pos) []string {
+func (f *Fixer) commentsBetween(from, to token.Pos) []string {
 	var out []string
 	if !from.IsValid() {
 		return nil
@@ -56,11 +62,11 @@ func (f *fixer) commentsBetween(from, to token.Pos) []string {
 	return out
 }
 
-// qualify returns the name to refer to pkg by in the file, adding an
+// Qualify returns the name to refer to pkg by in the file, adding an
 // import when the file has none: the existing name; the contract's alias
 // for the runtime and for helper packages; for others the path's last two
 // elements and suffix (corev1ac).
-func (f *fixer) qualify(pkg *types.Package, suffix string) string {
+func (f *Fixer) Qualify(pkg *types.Package, suffix string) string {
 	if name, ok := f.imports[pkg.Path()]; ok {
 		return name
 	}
@@ -109,7 +115,7 @@ func (f *fixer) qualify(pkg *types.Package, suffix string) string {
 	return name
 }
 
-func (f *fixer) taken(name string) bool {
+func (f *Fixer) taken(name string) bool {
 	for _, n := range f.imports {
 		if n == name {
 			return true
@@ -128,7 +134,7 @@ func (f *fixer) taken(name string) bool {
 // the Create when it is a client, or its embedded client field (the
 // kubebuilder reconciler embeds client.Client next to a Scheme field that
 // hides the client's Scheme method).
-func (f *fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
+func (f *Fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
 	t := f.p.TypesInfo.TypeOf(x)
 	if t == nil {
 		return "", false
@@ -151,9 +157,9 @@ func (f *fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
 	return "", false
 }
 
-// importEdits adds the imports the new text needs and deletes those only
+// ImportEdits adds the imports the new text needs and deletes those only
 // the replaced code used.
-func (f *fixer) importEdits(removed []ast.Node, newText string) []analysis.TextEdit {
+func (f *Fixer) ImportEdits(removed []ast.Node, newText string) []analysis.TextEdit {
 	var edits []analysis.TextEdit
 	paths := make([]string, 0, len(f.added))
 	for path := range f.added {

@@ -135,3 +135,27 @@ func (p *Pass) imported(path string) *types.Package {
 	}
 	return p.byPath[path]
 }
+
+// RuntimePkg is ssagen's runtime package: among the package's imports,
+// or those of the helpers the driver found.
+func (p *Pass) RuntimePkg() *types.Package {
+	if rt := p.imported(contract.RuntimePkg); rt != nil {
+		return rt
+	}
+	if p.helpers == nil {
+		return nil
+	}
+	for _, m := range p.helpers.modules {
+		for _, h := range m.pkgs {
+			if h.pkg == nil {
+				continue
+			}
+			for _, imp := range h.pkg.Imports() {
+				if imp.Path() == contract.RuntimePkg {
+					return imp
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -136,7 +136,7 @@ func (t *fieldTree) literal() *ast.CompositeLit {
 // for typ *T, nested struct literals typed — on one line when short, one
 // field a line otherwise (gofmt indents them) — or false when a field is
 // not found on its struct.
-func (t *fieldTree) typedLiteral(f *fixer, typ types.Type) (string, bool) {
+func (t *fieldTree) typedLiteral(f *Fixer, typ types.Type) (string, bool) {
 	ptr, isPtr := typ.(*types.Pointer)
 	if isPtr {
 		typ = ptr.Elem()
@@ -164,7 +164,7 @@ func (t *fieldTree) typedLiteral(f *fixer, typ types.Type) (string, bool) {
 		}
 		fields = append(fields, n+": "+text)
 	}
-	head := types.TypeString(typ, func(p *types.Package) string { return f.qualify(p, "") })
+	head := types.TypeString(typ, func(p *types.Package) string { return f.Qualify(p, "") })
 	if isPtr {
 		head = "&" + head
 	}
@@ -244,7 +244,7 @@ func (p *Pass) CreateOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	}
 	// The OperationResult becomes the helper's ssaensure.Result
 	// (fix_result.go).
-	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	f := &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	res := &resultRewrite{name: "_", tok: as.Tok.String()}
 	if !isBlank(as.Lhs[0]) {
 		id, ok := as.Lhs[0].(*ast.Ident)
@@ -381,7 +381,7 @@ func (p *Pass) CreateOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, " + result + ", " + f.node(as.Lhs[1]) + " " + in.resultTok + " " + helperCall)})
 	edits = append(edits, in.resultEdits...)
 	removed = append(removed, as)
-	edits = append(edits, f.importEdits(removed, b+helperCall)...)
+	edits = append(edits, f.ImportEdits(removed, b+helperCall)...)
 	return []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Use %s.%s: apply the fields the mutate function set, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
@@ -645,7 +645,7 @@ func (p *Pass) setsOwner(e ast.Expr, in *literalIntent) bool {
 //	role := desired.copyRole()
 //	role.Labels = labels
 //	_, _, err := rbacv1ensure.EnsureRole(ctx, r.Client, owner, rbacv1ensure.FromRole(role))
-func (p *Pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExpr, stmt ast.Stmt, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
+func (p *Pass) convertedMutateFix(f *Fixer, in *literalIntent, call *ast.CallExpr, stmt ast.Stmt, as *ast.AssignStmt, assigns []ast.Stmt, ac *types.Named) ([]analysis.SuggestedFix, string) {
 	sig := in.helper.Type().(*types.Signature)
 	desired, ok := f.converted(ac, in.helper, in.desiredExpr())
 	if !ok {
@@ -696,7 +696,7 @@ func (p *Pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 			edits = append(edits, deleteLine(p.Fset, in.owner))
 			removed = append(removed, in.owner)
 		}
-		edits = append(edits, f.importEdits(removed, moved+call3)...)
+		edits = append(edits, f.ImportEdits(removed, moved+call3)...)
 		return []analysis.SuggestedFix{{
 			Message:   fmt.Sprintf("Use %s.%s: apply the object the mutate function leaves, converted, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 			TextEdits: edits,
@@ -707,8 +707,8 @@ func (p *Pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 		// The helper refuses an object another controller controls with
 		// ErrAlreadyControlled; the code after it expects the guard's error.
 		errText := f.node(as.Lhs[1])
-		text.WriteString("\n" + indent + "if " + f.qualify(types.NewPackage("errors", "errors"), "") + ".Is(" + errText + ", " +
-			f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".ErrAlreadyControlled) {\n" +
+		text.WriteString("\n" + indent + "if " + f.Qualify(types.NewPackage("errors", "errors"), "") + ".Is(" + errText + ", " +
+			f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".ErrAlreadyControlled) {\n" +
 			indent + "\t" + errText + " = " + f.node(g.err) + "\n" + indent + "}")
 	}
 	edits := append([]analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(text.String())}}, in.resultEdits...)
@@ -717,7 +717,7 @@ func (p *Pass) convertedMutateFix(f *fixer, in *literalIntent, call *ast.CallExp
 		edits = append(edits, deleteLine(p.Fset, in.owner))
 		removed = append(removed, in.owner)
 	}
-	edits = append(edits, f.importEdits(removed, text.String())...)
+	edits = append(edits, f.ImportEdits(removed, text.String())...)
 	return []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Use %s.%s: apply the object the mutate function leaves, converted, no resourceVersion, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,

@@ -38,7 +38,7 @@ type resultRewrite struct {
 
 // resultOf works out the rewrite of the OperationResult id the
 // statement as assigns, or says why there is none.
-func (p *Pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast.Node, in *literalIntent) (*resultRewrite, string) {
+func (p *Pass) resultOf(f *Fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast.Node, in *literalIntent) (*resultRewrite, string) {
 	body := FuncBody(stack)
 	v, ok := p.TypesInfo.ObjectOf(id).(*types.Var)
 	if !ok || body == nil {
@@ -79,7 +79,7 @@ func (p *Pass) resultOf(f *fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 		if !ok {
 			return nil, whyResultUsed
 		}
-		rt := f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
+		rt := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
 		edits = append(edits, analysis.TextEdit{Pos: spec.Type.Pos(), End: spec.Type.End(), NewText: []byte(rt + ".Result")})
 		return &resultRewrite{name: id.Name, tok: as.Tok.String(), edits: edits}, ""
 	}
@@ -156,7 +156,7 @@ func objName(in *literalIntent) string {
 // resultUses carries the uses of an OperationResult over to the
 // helper's Result, renamed to rename unless it is "": the edits, or false
 // when a use is none of those a Result can take.
-func (p *Pass) resultUses(f *fixer, body *ast.BlockStmt, uses []*ast.Ident, rename string) ([]analysis.TextEdit, bool) {
+func (p *Pass) resultUses(f *Fixer, body *ast.BlockStmt, uses []*ast.Ident, rename string) ([]analysis.TextEdit, bool) {
 	parents := map[ast.Node]ast.Node{}
 	var stack []ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -173,7 +173,7 @@ func (p *Pass) resultUses(f *fixer, body *ast.BlockStmt, uses []*ast.Ident, rena
 	rt := ""
 	runtime := func() string {
 		if rt == "" {
-			rt = f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
+			rt = f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
 		}
 		return rt
 	}

@@ -378,7 +378,7 @@ func (p *Pass) definedFromLiteral(v *types.Var, stack []ast.Node) (ast.Stmt, *as
 // render builds the intent's builder chains for ac and the edits that put
 // them in place (with those of edits); b is the chain an inline intent
 // hands the helper (for a range, all of them, for the imports).
-func (in *literalIntent) render(p *Pass, f *fixer, ac *types.Named) (b string, edits []analysis.TextEdit, removed []ast.Node, ok bool) {
+func (in *literalIntent) render(p *Pass, f *Fixer, ac *types.Named) (b string, edits []analysis.TextEdit, removed []ast.Node, ok bool) {
 	if in.elems == nil {
 		switch {
 		case in.keep:
@@ -417,7 +417,7 @@ func (in *literalIntent) render(p *Pass, f *fixer, ac *types.Named) (b string, e
 		edits = append(edits, analysis.TextEdit{Pos: in.elemNodes[i].Pos(), End: in.elemNodes[i].End(), NewText: []byte(eb)})
 		removed = append(removed, in.elemNodes[i])
 	}
-	st := "[]*" + f.qualify(ac.Obj().Pkg(), "ac") + "." + ac.Obj().Name()
+	st := "[]*" + f.Qualify(ac.Obj().Pkg(), "ac") + "." + ac.Obj().Name()
 	edits = append(edits, analysis.TextEdit{Pos: in.sliceType.Pos(), End: in.sliceType.End(), NewText: []byte(st)})
 	removed = append(removed, in.sliceType)
 	if in.owner != nil {
@@ -429,7 +429,7 @@ func (in *literalIntent) render(p *Pass, f *fixer, ac *types.Named) (b string, e
 
 // call renders the helper's call for the intent: the builder (inline) or
 // the variable, the owner (or nil and NoOwner()), and extra options.
-func (in *literalIntent) call(f *fixer, ctx ast.Expr, clientText, builder string, extra ...string) string {
+func (in *literalIntent) call(f *Fixer, ctx ast.Expr, clientText, builder string, extra ...string) string {
 	desired := builder
 	if in.variable != nil && !in.keep {
 		desired = in.variable.Name()
@@ -438,17 +438,17 @@ func (in *literalIntent) call(f *fixer, ctx ast.Expr, clientText, builder string
 }
 
 // callWith is call with the desired argument as given.
-func (in *literalIntent) callWith(f *fixer, ctx ast.Expr, clientText, desired string, extra ...string) string {
+func (in *literalIntent) callWith(f *Fixer, ctx ast.Expr, clientText, desired string, extra ...string) string {
 	ownerText, opts := "nil", ""
 	if in.ownerExpr != nil {
 		ownerText = f.node(in.ownerExpr)
 	} else {
-		opts = ", " + f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + contract.NoOwner + "()"
+		opts = ", " + f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + contract.NoOwner + "()"
 	}
 	for _, o := range extra {
-		opts += ", " + f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + o + "()"
+		opts += ", " + f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + o + "()"
 	}
-	return fmt.Sprintf("%s.%s(%s, %s, %s, %s%s)", f.qualify(in.helper.Pkg(), ""), in.helper.Name(), f.node(ctx), clientText, ownerText, desired, opts)
+	return fmt.Sprintf("%s.%s(%s, %s, %s, %s%s)", f.Qualify(in.helper.Pkg(), ""), in.helper.Name(), f.node(ctx), clientText, ownerText, desired, opts)
 }
 
 // edits are the intent's own edits: the literal becomes the builder (for
@@ -475,7 +475,7 @@ func (in *literalIntent) edits(p *Pass, builder string) ([]analysis.TextEdit, []
 // the builder chains with their edits, and the client to hand the helper.
 type createFix struct {
 	in      *literalIntent
-	f       *fixer
+	f       *Fixer
 	builder string
 	edits   []analysis.TextEdit
 	removed []ast.Node
@@ -492,7 +492,7 @@ func (p *Pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.Bloc
 	if in.usedAfter {
 		return nil, whyUsed
 	}
-	w := &createFix{in: in, f: &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}}
+	w := &createFix{in: in, f: &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}}
 	sig := in.helper.Type().(*types.Signature)
 	var ok bool
 	if w.builder, w.edits, w.removed, ok = in.render(p, w.f, acNamed(sig.Params().At(contract.ParamDesired).Type())); !ok {
@@ -585,7 +585,7 @@ func (p *Pass) CreateUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 			deleteLine(p.Fset, ifs))
 		removed = append(removed, as, ifs)
 	}
-	edits = append(edits, f.importEdits(removed, b+call)...)
+	edits = append(edits, f.ImportEdits(removed, b+call)...)
 	return []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Use %s.%s: one server-side apply, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
@@ -740,7 +740,7 @@ func (p *Pass) CreateIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + errID.Name + " " + as.Tok.String() + " " + call)},
 		analysis.TextEdit{Pos: ifs.Cond.Pos(), End: ifs.Cond.End(), NewText: []byte(errID.Name + " != nil")})
 	removed = append(removed, as, ifs.Cond)
-	edits = append(edits, f.importEdits(removed, b+call)...)
+	edits = append(edits, f.ImportEdits(removed, b+call)...)
 	return []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Use %s.%s with ensure.CreateOnly(): created when missing, never overwritten, no request once the cache has it", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,

@@ -45,7 +45,7 @@ func (p *Pass) statusWriters() []StatusWriter {
 		if !ok || (sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" && sel.Sel.Name != "Apply") || !p.IsStatusWriter(sel.X) {
 			return true
 		}
-		out = append(out, StatusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1]), recv: p.receiverOf(stack)})
+		out = append(out, StatusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1]), recv: p.ReceiverOf(stack)})
 		return true
 	})
 	return out
@@ -79,7 +79,7 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	if !ok {
 		return nil, fmt.Sprintf("the helper package has no %s: the kind has no status subresource, or the helpers predate it (ssagen generate)", contract.EnsureStatus(kind))
 	}
-	recv := p.receiverOf(stack)
+	recv := p.ReceiverOf(stack)
 	for _, w := range writers() {
 		if w.pos != call.Pos() && types.Identical(w.obj, objType) && (recv == nil || w.recv == nil || !types.Identical(w.recv, recv)) {
 			return nil, fmt.Sprintf("another writer of %s's status is in evidence (%s): a status converted whole would claim its fields; "+
@@ -90,7 +90,7 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	if file == nil {
 		return nil, whyUpdateShape
 	}
-	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	f := &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
 	sig := status.Type().(*types.Signature)
 	ac := acNamed(sig.Params().At(contract.ParamStatusDesired).Type())
 	if ac == nil {
@@ -106,19 +106,19 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	if !ok {
 		return nil, fmt.Sprintf("the helper's package has no converter StatusFrom%s: regenerate the helpers with this ssagen (ssagen generate)", kind)
 	}
-	rt := f.qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
-	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s))", rt, f.qualify(status.Pkg(), ""), status.Name(), f.node(call.Args[0]), clientText, desired)
+	rt := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
+	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s))", rt, f.Qualify(status.Pkg(), ""), status.Name(), f.node(call.Args[0]), clientText, desired)
 	edits := []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}}
-	edits = append(edits, f.importEdits([]ast.Node{call}, text)...)
+	edits = append(edits, f.ImportEdits([]ast.Node{call}, text)...)
 	return []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Use %s.%s: apply the status the object holds, no resourceVersion, no request when unchanged", status.Pkg().Name(), status.Name()),
 		TextEdits: edits,
 	}}, ""
 }
 
-// receiverOf is the receiver type (without pointer) of the method holding
+// ReceiverOf is the receiver type (without pointer) of the method holding
 // stack, or nil in a plain function.
-func (p *Pass) receiverOf(stack []ast.Node) types.Type {
+func (p *Pass) ReceiverOf(stack []ast.Node) types.Type {
 	for i := len(stack) - 1; i >= 0; i-- {
 		fd, ok := stack[i].(*ast.FuncDecl)
 		if !ok {

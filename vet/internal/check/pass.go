@@ -93,9 +93,9 @@ func (p *Pass) SourceCalls(visit func(call *ast.CallExpr, stack []ast.Node)) {
 	})
 }
 
-// sourceFuncs are the package's function declarations with a body,
+// SourceFuncs are the package's function declarations with a body,
 // outside tests, in source order.
-func (p *Pass) sourceFuncs() []*ast.FuncDecl {
+func (p *Pass) SourceFuncs() []*ast.FuncDecl {
 	var out []*ast.FuncDecl
 	for _, file := range p.Files {
 		if p.InTest(file) {

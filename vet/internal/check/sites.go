@@ -238,7 +238,7 @@ func (p *Pass) readFields() map[*types.Var]bool {
 	}
 	p.fieldsRead = map[*types.Var]bool{}
 	found := map[*types.Var]bool{}
-	for _, fd := range p.sourceFuncs() {
+	for _, fd := range p.SourceFuncs() {
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			as, ok := n.(*ast.AssignStmt)
 			if !ok || len(as.Lhs) != len(as.Rhs) {

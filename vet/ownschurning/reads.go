@@ -1,4 +1,4 @@
-package check
+package ownschurning
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
@@ -24,7 +25,7 @@ import (
 // function known to read some of it (metav1.GetControllerOf). An object
 // of the kind, or a list of them, handed to a function whose reads vet
 // cannot see, or read whole, declines.
-func (p *Pass) readsOf(kind *types.Named, recv types.Type) ([]fieldRead, string) {
+func (p pass) readsOf(kind *types.Named, recv types.Type) ([]fieldRead, string) {
 	r := &kindReads{p: p, kind: kind, paths: map[string]bool{"OwnerReferences": true}, items: map[string]*itemReads{}, whole: map[string]bool{}}
 	for _, fd := range p.reconcilerFuncs(recv) {
 		r.inspect(fd.Body, nil)
@@ -59,11 +60,11 @@ type fieldRead struct {
 // reconcilerFuncs are the declarations of the package (outside tests)
 // that recv's Reconcile method reaches through calls and function values
 // in the package; all of them when recv has no Reconcile.
-func (p *Pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
+func (p pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	byName := map[string][]*types.Func{} // methods by name: calls through interfaces
 	var roots []*types.Func
-	all := p.sourceFuncs()
+	all := p.SourceFuncs()
 	for _, fd := range all {
 		fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
 		if !ok {
@@ -73,7 +74,7 @@ func (p *Pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
 		if fd.Recv != nil {
 			byName[fn.Name()] = append(byName[fn.Name()], fn)
 		}
-		if sig := fn.Type().(*types.Signature); recv != nil && fn.Name() == "Reconcile" && sig.Recv() != nil && types.Identical(Deref(sig.Recv().Type()), recv) {
+		if sig := fn.Type().(*types.Signature); recv != nil && fn.Name() == "Reconcile" && sig.Recv() != nil && types.Identical(check.Deref(sig.Recv().Type()), recv) {
 			roots = append(roots, fn)
 		}
 	}
@@ -110,7 +111,7 @@ func (p *Pass) reconcilerFuncs(recv types.Type) []*ast.FuncDecl {
 
 // kindReads collects what a reconciler reads of objects of one kind.
 type kindReads struct {
-	p     *Pass
+	p     pass
 	kind  *types.Named
 	paths map[string]bool
 	// items are the slice paths read only item by item, by the fields
@@ -125,7 +126,7 @@ type kindReads struct {
 
 // of reports t as the kind, or a pointer to it.
 func (r *kindReads) of(t types.Type) bool {
-	return t != nil && types.Identical(Deref(t), r.kind)
+	return t != nil && types.Identical(check.Deref(t), r.kind)
 }
 
 // holds reports t as a slice, map or list of the kind's objects.
@@ -133,7 +134,7 @@ func (r *kindReads) holds(t types.Type) bool {
 	if t == nil {
 		return false // a package name, a label
 	}
-	switch t := Deref(t).Underlying().(type) {
+	switch t := check.Deref(t).Underlying().(type) {
 	case *types.Slice:
 		return r.of(t.Elem())
 	case *types.Map:
@@ -364,12 +365,12 @@ func (r *kindReads) read(path string, n ast.Node) {
 // handed ("" for none of its content), by package and name.
 var knownReads = map[string]map[string]string{
 	"k8s.io/apimachinery/pkg/apis/meta/v1": {"GetControllerOf": "OwnerReferences", "GetControllerOfNoCopy": "OwnerReferences", "IsControlledBy": "OwnerReferences"},
-	ControllerutilPkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences", "HasControllerReference": "OwnerReferences",
+	check.ControllerutilPkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences", "HasControllerReference": "OwnerReferences",
 		"HasOwnerReference": "OwnerReferences", "RemoveOwnerReference": "OwnerReferences", "RemoveControllerReference": "OwnerReferences",
 		"ContainsFinalizer": "Finalizers", "AddFinalizer": "Finalizers", "RemoveFinalizer": "Finalizers",
 		"CreateOrUpdate": "", "CreateOrPatch": ""},
-	ControllerRuntimePkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences"},
-	ClientPkg:            {"ObjectKeyFromObject": ""},
+	check.ControllerRuntimePkg: {"SetControllerReference": "OwnerReferences", "SetOwnerReference": "OwnerReferences"},
+	check.ClientPkg:            {"ObjectKeyFromObject": ""},
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil": {"GVKForObject": ""},
 	"k8s.io/klog/v2": {"KObj": "", "KObjs": ""},
 }
@@ -410,7 +411,7 @@ func (r *kindReads) argument(call *ast.CallExpr, i int, e ast.Expr) {
 			r.read(fields, call)
 			return
 		}
-		if quietPkgs[pkg.Path()] || IsBuilderPkg(pkg.Path()) || pkg.Path() == contract.RuntimePkg || contract.IsHelperPkg(pkg.Path()) || strings.Contains(pkg.Path(), "applyconfiguration") {
+		if quietPkgs[pkg.Path()] || check.IsBuilderPkg(pkg.Path()) || pkg.Path() == contract.RuntimePkg || contract.IsHelperPkg(pkg.Path()) || strings.Contains(pkg.Path(), "applyconfiguration") {
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package check
+package ownschurning
 
 import (
 	"fmt"
@@ -12,10 +12,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 )
 
-// FieldsChanged is the runtime's predicate the owns-churning fix writes.
-const FieldsChanged = "FieldsChanged"
+// fieldsChanged is the runtime's predicate the owns-churning fix writes.
+const fieldsChanged = "FieldsChanged"
 
 // OwnsChurningFix gives an Owns() of a churning kind the predicate of
 // what the reconciler reads of the kind:
@@ -32,7 +33,7 @@ const FieldsChanged = "FieldsChanged"
 // in the package read of any object of the kind (readsOf), and always the
 // owner references the Owns() handler maps by. Declined when the reads
 // cannot all be listed.
-func (p *Pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+func (p pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.Node) ([]analysis.SuggestedFix, string) {
 	ptr, ok := p.TypesInfo.TypeOf(call.Args[0]).(*types.Pointer)
 	if !ok {
 		return nil, "the object is not a pointer to a kind's type"
@@ -41,27 +42,27 @@ func (p *Pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 	if !ok || kind.Obj().Pkg() == nil {
 		return nil, "the object is not a pointer to a kind's type"
 	}
-	rt := p.runtimePkg()
+	rt := p.RuntimePkg()
 	if rt == nil {
 		return nil, "ssagen's runtime (" + contract.RuntimePkg + ") is not in the module: generate the helpers first (ssagen generate)"
 	}
 	// Seen only through the helpers' export data, the package holds just
 	// what they use: the fix is then written, and type-checked by -fix.
-	if rt.Complete() && rt.Scope().Lookup(FieldsChanged) == nil {
-		return nil, "the module's ssagen runtime predates ensure." + FieldsChanged + ": go get " + contract.RuntimePkg + "@latest"
+	if rt.Complete() && rt.Scope().Lookup(fieldsChanged) == nil {
+		return nil, "the module's ssagen runtime predates ensure." + fieldsChanged + ": go get " + contract.RuntimePkg + "@latest"
 	}
 	if _, ok := owns.Pkg().Scope().Lookup("WithPredicates").(*types.Func); !ok && owns.Pkg().Complete() {
 		return nil, owns.Pkg().Path() + " has no WithPredicates"
 	}
-	file := FileOf(stack)
+	file := check.FileOf(stack)
 	if file == nil {
 		return nil, "the Owns() is in no file"
 	}
-	paths, why := p.readsOf(kind, p.receiverOf(stack))
+	paths, why := p.readsOf(kind, p.ReceiverOf(stack))
 	if why != "" {
 		return nil, why
 	}
-	f := &fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	f := p.NewFixer(file)
 	v := strings.ToLower(kind.Obj().Name()[:1]) + kind.Obj().Name()[1:]
 	fields := make([]string, len(paths))
 	for i, read := range paths {
@@ -76,8 +77,8 @@ func (p *Pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 			for j, field := range read.fields {
 				of[j] = item + "." + field
 			}
-			fields[i] = fmt.Sprintf("%s.Each(%s, func(%s %s.%s) any { return []any{%s} })", f.qualify(rt, ""), fields[i],
-				item, f.qualify(read.elem.Obj().Pkg(), ""), read.elem.Obj().Name(), strings.Join(of, ", "))
+			fields[i] = fmt.Sprintf("%s.Each(%s, func(%s %s.%s) any { return []any{%s} })", f.Qualify(rt, ""), fields[i],
+				item, f.Qualify(read.elem.Obj().Pkg(), ""), read.elem.Obj().Name(), strings.Join(of, ", "))
 		}
 	}
 	line := call.Pos()
@@ -86,7 +87,7 @@ func (p *Pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 	}
 	indent := lineIndent(p, stack, line)
 	pred := fmt.Sprintf("%s.%s(func(%s *%s.%s) any {\n%s\treturn []any{%s}\n%s})",
-		f.qualify(rt, ""), FieldsChanged, v, f.qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
+		f.Qualify(rt, ""), fieldsChanged, v, f.Qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
 		indent, strings.Join(fields, ", "), indent)
 
 	var edit analysis.TextEdit
@@ -105,44 +106,20 @@ func (p *Pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast
 		edit = analysis.TextEdit{Pos: oc.Rparen, End: oc.Rparen, NewText: []byte(text)}
 	}
 	if edit.NewText == nil {
-		text := fmt.Sprintf(", %s.WithPredicates(%s)", f.qualify(owns.Pkg(), ""), pred)
+		text := fmt.Sprintf(", %s.WithPredicates(%s)", f.Qualify(owns.Pkg(), ""), pred)
 		edit = analysis.TextEdit{Pos: call.Rparen, End: call.Rparen, NewText: []byte(text)}
 	}
-	edits := append([]analysis.TextEdit{edit}, f.importEdits(nil, pred)...)
+	edits := append([]analysis.TextEdit{edit}, f.ImportEdits(nil, pred)...)
 	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), FieldsChanged),
+		Message:   fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), fieldsChanged),
 		TextEdits: edits,
 	}}, ""
-}
-
-// runtimePkg is ssagen's runtime package: among the package's imports,
-// or those of the helpers the driver found.
-func (p *Pass) runtimePkg() *types.Package {
-	if rt := p.imported(contract.RuntimePkg); rt != nil {
-		return rt
-	}
-	if p.helpers == nil {
-		return nil
-	}
-	for _, m := range p.helpers.modules {
-		for _, h := range m.pkgs {
-			if h.pkg == nil {
-				continue
-			}
-			for _, imp := range h.pkg.Imports() {
-				if imp.Path() == contract.RuntimePkg {
-					return imp
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // lineIndent is the indentation of pos's line, as gofmt writes it (a
 // tab per level): the column of the first node of the line, among those
 // of the innermost declaration around it.
-func lineIndent(p *Pass, stack []ast.Node, pos token.Pos) string {
+func lineIndent(p pass, stack []ast.Node, pos token.Pos) string {
 	line, col := p.Fset.Position(pos).Line, p.Fset.Position(pos).Column
 	var decl ast.Node
 	for _, n := range stack {
@@ -178,7 +155,7 @@ func itemName(typeName string) string {
 
 // at is pos as a reason names it: the file's base name, line and column
 // (the finding's own position names the package).
-func (p *Pass) at(pos token.Pos) string {
+func (p pass) at(pos token.Pos) string {
 	at := p.Fset.Position(pos)
 	return fmt.Sprintf("%s:%d:%d", filepath.Base(at.Filename), at.Line, at.Column)
 }
