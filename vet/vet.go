@@ -40,10 +40,10 @@ var Analyzers = []*analysis.Analyzer{
 // UseHelpers names to the analyzers, for the runs that follow, the
 // modules (folders in them) whose generated helper packages their fixes
 // may name although the analysed package does not import them yet, and
-// further helper packages by import path. The helpers are found and
-// type-checked once, by the first pass that needs them; a pass never
-// walks the file system itself. It sets the flags of the analyzer that
-// resolves them (modules, pkgs), which every analyzer requires.
+// further helper packages by import path. It sets the flags of the
+// analyzer that resolves them (modules, pkgs), which every check
+// requires: that analyzer finds and type-checks them once, when the first
+// pass asks, and the checks read only its result and their package.
 func UseHelpers(dirs, pkgs []string) {
 	check.HelpersAnalyzer.Flags.Set("modules", strings.Join(dirs, ","))
 	check.HelpersAnalyzer.Flags.Set("pkgs", strings.Join(pkgs, ","))

@@ -367,8 +367,6 @@ func less(a, b token.Position) bool {
 	return a.Column < b.Column
 }
 
-// relPos prints a position relative to the working directory (read once,
-// in Main) when it is below it, as go vet does.
 // relText makes the paths under the working directory that text names
 // (a reason citing another writer's position) relative, as relPos does.
 func (o options) relText(text string) string {
@@ -378,6 +376,8 @@ func (o options) relText(text string) string {
 	return strings.ReplaceAll(text, o.wd+string(filepath.Separator), "")
 }
 
+// relPos prints a position relative to the working directory (read once,
+// in Main) when it is below it, as go vet does.
 func (o options) relPos(p token.Position) string {
 	if o.wd != "" {
 		if rel, err := filepath.Rel(o.wd, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
