@@ -18,8 +18,8 @@ import (
 // checks find helpers among each package's imports only.
 //
 // The helpers are found and type-checked once per setting of the flags,
-// by the first pass that asks, and shared by every pass after it: a pass
-// reads only the result, never the file system.
+// by this analyzer's first pass, and shared by every pass after it: the
+// checks read only the result, never the file system.
 var HelpersAnalyzer = &analysis.Analyzer{
 	Name:       "ssagenhelpers",
 	Doc:        "the generated helper packages ssagen vet's fixes may name (set by ssagen's drivers)",
