@@ -9,7 +9,6 @@ package vet
 
 import (
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -40,14 +39,13 @@ var Analyzers = []*analysis.Analyzer{
 // UseHelpers names to the analyzers, for the runs that follow, the
 // modules (folders in them) whose generated helper packages their fixes
 // may name although the analysed package does not import them yet, and
-// further helper packages by import path. It sets the flags of the
-// analyzer that resolves them (modules, pkgs), which every check
-// requires: that analyzer finds and type-checks them once, when the first
-// pass asks, and the checks read only its result and their package.
-func UseHelpers(dirs, pkgs []string) {
-	check.HelpersAnalyzer.Flags.Set("modules", strings.Join(dirs, ","))
-	check.HelpersAnalyzer.Flags.Set("pkgs", strings.Join(pkgs, ","))
-}
+// further helper packages by import path. It configures the analyzer
+// that resolves them, which every check requires (as its flags modules
+// and pkgs would): that analyzer finds and type-checks them once, when
+// the first pass asks, and the checks read only its result and their
+// package. The setting is the process's, as analyzer flags are: a driver
+// that runs analyses concurrently with different modules serialises them.
+func UseHelpers(dirs, pkgs []string) { check.UseHelpers(dirs, pkgs) }
 
 // Result is what each of the analyzers returns: a Target for each of its
 // diagnostics (Result.Targets.Of) — the kind whose helper the fix names,

@@ -54,10 +54,12 @@ func run(cp *check.Pass) {
 				var why string
 				d.SuggestedFixes, why = p.CreateUpdateFix(create, ifs, stack)
 				p.ReportFinding(check.WithWhy(d, why))
-				// The finding covers the writes on the AlreadyExists path:
-				// updatefromscratch, which requires this analyzer, leaves them.
+				// The finding covers the writes on the AlreadyExists path in
+				// the function of the check (not those of a closure there,
+				// which the fix does not rewrite): updatefromscratch, which
+				// requires this analyzer, leaves them.
 				for _, w := range writes {
-					if p.IsWriteCall(w) {
+					if p.IsWriteCall(w) && !inClosure(body, w) {
 						p.Cover(w)
 					}
 				}
@@ -534,4 +536,16 @@ func (p pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.Bloc
 		}
 	}
 	return create, writes
+}
+
+// inClosure reports whether n lies in a function literal of body.
+func inClosure(body *ast.BlockStmt, n ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(m ast.Node) bool {
+		if lit, ok := m.(*ast.FuncLit); ok && check.ContainsNode(lit, n) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

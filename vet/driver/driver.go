@@ -373,7 +373,20 @@ func (o options) relText(text string) string {
 	if o.wd == "" {
 		return text
 	}
-	return strings.ReplaceAll(text, o.wd+string(filepath.Separator), "")
+	prefix := o.wd + string(filepath.Separator)
+	var b strings.Builder
+	for {
+		i := strings.Index(text, prefix)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		if i > 0 && !strings.ContainsRune(" \t(\"'`", rune(text[i-1])) {
+			b.WriteString(prefix) // inside another path: not this one
+		}
+		text = text[i+len(prefix):]
+	}
 }
 
 // relPos prints a position relative to the working directory (read once,

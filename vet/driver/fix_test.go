@@ -75,6 +75,8 @@ func TestRelText(t *testing.T) {
 		{"another writer of X's status is in evidence (" + filepath.Join(wd, "internal", "x.go") + ":3:4): apply", "another writer of X's status is in evidence (" + filepath.Join("internal", "x.go") + ":3:4): apply"},
 		{"in evidence (" + filepath.Join(string(filepath.Separator)+"elsewhere", "x.go") + ":3:4)", "in evidence (" + filepath.Join(string(filepath.Separator)+"elsewhere", "x.go") + ":3:4)"},
 		{"in evidence (" + wd + "x/y.go:1:1)", "in evidence (" + wd + "x/y.go:1:1)"},
+		{"in evidence (" + filepath.Join(string(filepath.Separator)+"home", "me") + filepath.Join(wd, "x.go") + ":1:1)", "in evidence (" + filepath.Join(string(filepath.Separator)+"home", "me") + filepath.Join(wd, "x.go") + ":1:1)"},
+		{filepath.Join(wd, "a.go") + " and " + filepath.Join(wd, "b.go"), "a.go and b.go"},
 	} {
 		if got := o.relText(c.in); got != c.want {
 			t.Errorf("relText(%q) = %q, want %q", c.in, got, c.want)

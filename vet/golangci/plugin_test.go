@@ -18,7 +18,7 @@ func TestBuildAnalyzers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"..", "."} {
+	for _, dir := range []string{"..", t.TempDir()} {
 		t.Chdir(dir)
 		wd, err := os.Getwd()
 		if err != nil {

@@ -18,7 +18,7 @@ import (
 // fieldsChanged is the runtime's predicate the owns-churning fix writes.
 const fieldsChanged = "FieldsChanged"
 
-// OwnsChurningFix gives an Owns() of a churning kind the predicate of
+// ownsChurningFix gives an Owns() of a churning kind the predicate of
 // what the reconciler reads of the kind:
 //
 //	Owns(&corev1.Pod{}).
@@ -33,7 +33,7 @@ const fieldsChanged = "FieldsChanged"
 // in the package read of any object of the kind (readsOf), and always the
 // owner references the Owns() handler maps by. Declined when the reads
 // cannot all be listed.
-func (p pass) OwnsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+func (p pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.Node) ([]analysis.SuggestedFix, string) {
 	ptr, ok := p.TypesInfo.TypeOf(call.Args[0]).(*types.Pointer)
 	if !ok {
 		return nil, "the object is not a pointer to a kind's type"

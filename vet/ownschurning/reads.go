@@ -13,7 +13,7 @@ import (
 )
 
 // What a reconciler reads of the objects of a kind: the fields the
-// owns-churning fix lists in its predicate (fix_owns.go).
+// owns-churning fix lists in its predicate (fix.go).
 
 // readsOf lists the fields of kind that the reconciler reads, as Go
 // selector paths (Status.Phase, Labels), sorted, the owner references

@@ -80,7 +80,7 @@ func (p pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 			contract.OwnedChanges(kind)+"(c) when the reconciler applies the "+kind+" with the helpers ssagen generates (--ensure-kinds)",
 		check.Ensures(kind, false))
 	var why string
-	d.SuggestedFixes, why = p.OwnsChurningFix(call, fn, stack)
+	d.SuggestedFixes, why = p.ownsChurningFix(call, fn, stack)
 	p.ReportFinding(check.WithWhy(d, why))
 }
 

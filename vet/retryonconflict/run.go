@@ -198,17 +198,6 @@ func (p pass) stackTo(stack []ast.Node, n ast.Node) []ast.Node {
 	return out
 }
 
-// retryReported: retry.RetryOnConflict (or retry.OnError retrying
-// conflicts) whose function Gets and Updates.
-func (p pass) retryReported(call *ast.CallExpr) bool {
-	fn := p.retriedFunc(call)
-	if fn == nil {
-		return false
-	}
-	gets, updates, _ := p.retried(fn)
-	return gets && updates
-}
-
 // retriedFunc is the function a retry of conflicts runs: the second
 // argument of retry.RetryOnConflict, the third of retry.OnError when its
 // predicate retries conflicts; nil for any other call.

@@ -156,7 +156,7 @@ func (p *Pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos)
 	return found
 }
 
-// IsNil reports the predeclared nil: a variable set to it points at no
+// isNil reports the predeclared nil: a variable set to it points at no
 // other object (and an Update of it would panic, so no path from there
 // reaches the write).
 func (p *Pass) isNil(e ast.Expr) bool {

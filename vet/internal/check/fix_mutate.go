@@ -619,6 +619,7 @@ func (p *Pass) mapInit(s *ast.IfStmt, in *literalIntent) bool {
 	return false
 }
 
+// IsNil reports the identifier nil.
 func IsNil(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	return ok && id.Name == "nil"

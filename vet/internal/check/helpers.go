@@ -22,11 +22,11 @@ import (
 
 // Helpers are generated helper packages the analysed packages may not
 // import yet — the user has just generated them — found and type-checked
-// by a driver before any pass runs (FindHelpers), and handed to the
-// analyzers it builds (New). A pass never walks the file system or loads
-// packages: under gopls or golangci-lint, which cache per package, it
-// would see another world than the driver's. Analyzers built without
-// Helpers find helpers only among the package's imports.
+// (FindHelpers) by HelpersAnalyzer for the modules a driver names, once,
+// and read by the checks from its result. The checks never walk the file
+// system or load packages themselves. Without a driver's names (go vet
+// -vettool, gopls) there are none, and the checks find helpers only among
+// the package's imports.
 type Helpers struct {
 	modules []helperModule // longest module path first
 	extra   []helperPkg    // named by the driver's -helpers, for every module

@@ -41,6 +41,27 @@ type helperFlags struct {
 	resolved   *Helpers // nil until the first pass after the flags were set
 }
 
+// UseHelpers sets what HelpersAnalyzer's flags set — the folders of the
+// modules and further helper packages — from lists, so a folder may hold
+// any character; what was resolved before is dropped.
+func UseHelpers(dirs, pkgs []string) {
+	f := helpersConfig
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dirs, f.pkgs, f.resolved = nonEmpty(dirs), nonEmpty(pkgs), nil
+}
+
+// nonEmpty is list without its empty and blank elements, trimmed.
+func nonEmpty(list []string) []string {
+	var out []string
+	for _, e := range list {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // resolve returns the helpers the flags name, finding them once (nil
 // when the flags name none).
 func (f *helperFlags) resolve() *Helpers {
@@ -74,12 +95,7 @@ func (l listFlag) String() string {
 func (l listFlag) Set(s string) error {
 	l.f.mu.Lock()
 	defer l.f.mu.Unlock()
-	*l.list = nil
-	for _, e := range strings.Split(s, ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			*l.list = append(*l.list, e)
-		}
-	}
+	*l.list = nonEmpty(strings.Split(s, ","))
 	l.f.resolved = nil
 	return nil
 }

@@ -231,7 +231,7 @@ func (p *Pass) heldItems(e ast.Expr) *types.Var {
 // readFields are the struct fields the package stores objects read from
 // the cache in — `rc.statefulSets[idx] = statefulSet` after a Get, in one
 // method, read back in another (cass-operator's reconciliation context).
-// While they are being found, none are (readInFunc asks).
+// While they are being found, none are (ReadInFunc asks).
 func (p *Pass) readFields() map[*types.Var]bool {
 	if p.fieldsRead != nil {
 		return p.fieldsRead

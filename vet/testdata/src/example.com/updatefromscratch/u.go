@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"example.com/api"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -23,4 +24,28 @@ func (r *R) edit(ctx context.Context) error {
 	}
 	cm.Data = map[string]string{"mode": "slow"}
 	return r.Update(ctx, cm)
+}
+
+// The Update of a Create → AlreadyExists → Update site is create-update's
+// finding (the analyzer this one requires), not this one's.
+func (r *R) createThenUpdate(ctx context.Context) error {
+	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "site"}}
+	if err := r.Create(ctx, cm); apierrors.IsAlreadyExists(err) {
+		return r.Update(ctx, cm)
+	}
+	return nil
+}
+
+// An Update built from scratch in a closure on that path is not the
+// site's write — create-update's fix does not rewrite it: reported here.
+func (r *R) closureAfterExists(ctx context.Context) error {
+	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "site"}}
+	if err := r.Create(ctx, cm); apierrors.IsAlreadyExists(err) {
+		do := func() error {
+			fresh := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "site"}}
+			return r.Update(ctx, fresh) // want `Update of an object built from scratch`
+		}
+		return do()
+	}
+	return nil
 }
