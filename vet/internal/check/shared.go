@@ -19,7 +19,7 @@ func FuncBody(stack []ast.Node) *ast.BlockStmt {
 	return nil
 }
 
-// Calls lists the calls in n (not descending into function literals when shallow).
+// Calls lists the calls in n, those in its function literals too.
 func Calls(n ast.Node) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	if n == nil {
