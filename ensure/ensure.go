@@ -432,7 +432,39 @@ func failed(ctx context.Context, c client.Client, obj client.Object, p *plan, o 
 		}
 		return "", ie
 	}
+	if p.exists {
+		return "", &updateError{err: err}
+	}
 	return "", err
+}
+
+// updateError is the refusal of an apply to an object that existed. Its
+// message is the refusal's own: it only lets IsUpdateError tell an update
+// from a create.
+type updateError struct{ err error }
+
+func (e *updateError) Error() string { return e.err.Error() }
+func (e *updateError) Unwrap() error { return e.err }
+
+// IsUpdateError reports whether err is an Ensure call's failure to change
+// an object that existed (a conflict, an immutable field, or any other
+// refusal of the apply), as opposed to a failure to create it or to read
+// it. Code that reported Create → AlreadyExists → Update's two failures
+// apart keeps doing so with it:
+//
+//	if _, _, err := xensure.EnsureX(ctx, c, owner, desired); err != nil {
+//		if ensure.IsUpdateError(err) {
+//			return fmt.Errorf("updating %s: %w", name, err)
+//		}
+//		return fmt.Errorf("creating %s: %w", name, err)
+//	}
+func IsUpdateError(err error) bool {
+	var (
+		u *updateError
+		c *ConflictError
+		i *ImmutableError
+	)
+	return errors.As(err, &u) || errors.As(err, &c) || errors.As(err, &i)
 }
 
 // previewed is the result of a dry run: the difference it would make, and

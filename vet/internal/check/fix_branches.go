@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -63,8 +65,14 @@ func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, ou
 		}
 	}
 	r := &branchRewrite{res: "_"}
+	errCall, _ := p.AlreadyExistsCheck(check.Cond)
+	errName := ""
+	if id, ok := ast.Unparen(errCall.Args[0]).(*ast.Ident); ok {
+		errName = id.Name
+	}
 	// The existing object's path: its write statements go, the rest stays.
 	var rest, writes []ast.Stmt
+	var updateFailed *ast.BlockStmt // the Update's own error path, kept
 	for _, st := range outer.Body.List[1:] {
 		writesIt := false
 		for _, c := range Calls(st) {
@@ -79,6 +87,9 @@ func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, ou
 				return nil, "the Update of the existing object is part of a larger statement: rewrite by hand (docs/vet.md)"
 			}
 			writes = append(writes, st)
+			if b := updateErrorPath(st, errName); b != nil && updateFailed == nil {
+				updateFailed = b
+			}
 		} else {
 			rest = append(rest, st)
 		}
@@ -106,7 +117,19 @@ func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, ou
 	if l := tf.Line(check.Body.Lbrace); len(check.Body.List) > 0 && tf.Line(check.Body.List[0].Pos()) > l {
 		end = tf.LineStart(l + 1)
 	}
-	r.edits = append(r.edits, analysis.TextEdit{Pos: tf.LineStart(tf.Line(check.Pos())), End: end})
+	unwrap := analysis.TextEdit{Pos: tf.LineStart(tf.Line(check.Pos())), End: end}
+	if updateFailed != nil {
+		// The Update's failure keeps its own path: the apply's error says
+		// whether it was changing an existing object.
+		text, why := p.updatePathText(in, updateFailed)
+		if why != "" {
+			return nil, why
+		}
+		if text != p.blockText(check.Body) {
+			unwrap.NewText = []byte("if " + f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".IsUpdateError(" + errName + ") {" + text + "}\n")
+		}
+	}
+	r.edits = append(r.edits, unwrap)
 	r.removed = append(r.removed, check.Cond)
 	if len(rest) > 0 {
 		r.res = "res"
@@ -133,6 +156,66 @@ func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, ou
 		return nil, "the name res is taken in this function: rewrite by hand (docs/vet.md)"
 	}
 	return r, ""
+}
+
+// updateErrorPath is the error path of `if err = c.Update(ctx, obj); err
+// != nil { ... }` (err the name the AlreadyExists check reads), when it
+// ends the function or the iteration; nil for any other write.
+func updateErrorPath(st ast.Stmt, errName string) *ast.BlockStmt {
+	s, ok := st.(*ast.IfStmt)
+	if !ok || errName == "" || s.Else != nil || !terminates(s.Body) {
+		return nil
+	}
+	as, ok := s.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 {
+		return nil
+	}
+	if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != errName {
+		return nil
+	}
+	cond, ok := s.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.NEQ {
+		return nil
+	}
+	if id, ok := cond.X.(*ast.Ident); !ok || id.Name != errName {
+		return nil
+	}
+	if id, ok := cond.Y.(*ast.Ident); !ok || id.Name != "nil" {
+		return nil
+	}
+	return s.Body
+}
+
+// updatePathText is the text inside the braces of the Update's error
+// path, its reads of the object turned into reads of the apply
+// configuration.
+func (p *Pass) updatePathText(in *literalIntent, b *ast.BlockStmt) (string, string) {
+	edits, why := in.readEdits(p, []ast.Node{b})
+	if why != "" {
+		return "", why
+	}
+	src := p.blockText(b)
+	from := b.Lbrace + 1
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Pos > edits[j].Pos })
+	for _, e := range edits {
+		i, j := int(e.Pos-from), int(e.End-from)
+		src = src[:i] + string(e.NewText) + src[j:]
+	}
+	return src, ""
+}
+
+// blockText is the source between a block's braces.
+func (p *Pass) blockText(b *ast.BlockStmt) string {
+	tf := p.Fset.File(b.Pos())
+	read := os.ReadFile
+	if p.ReadFile != nil {
+		read = p.ReadFile
+	}
+	src, err := read(tf.Name())
+	if err != nil {
+		return ""
+	}
+	return string(src[tf.Offset(b.Lbrace)+1 : tf.Offset(b.Rbrace)])
 }
 
 // declaredIn reports whether name is declared or used in n.

@@ -22,3 +22,5 @@ func Err[T any](_ T, _ Result, err error) error { return err }
 type FieldManager string
 
 func (FieldManager) apply() {}
+
+func IsUpdateError(err error) bool { return false }
