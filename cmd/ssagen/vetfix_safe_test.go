@@ -11,12 +11,15 @@ import (
 // TestVetFixKeepsBuildVetAndTests: ssagen vet -fix on a package with the
 // seed operators' shapes — the Create's error branch with error messages
 // reading the object's name, logs and an else; a range over a slice of
-// values written as &v — and a unit test on the fake client that injects
-// a Create error into one of them. -fix rewrites the sites it can,
-// declines the one whose test would fail (naming the test), prints its
-// summary, exits 3 while a finding is left, and the package still
-// builds, passes go vet and its tests. -diff shows the same rewrite and
-// writes nothing.
+// values written as &v — and unit tests on the fake client that inject
+// errors into their writes. -fix rewrites the sites it can; the tests
+// that inject a Create or an Update error get the same injection on the
+// apply's Patch and keep their meaning (the failed update still reports
+// as one); it declines the site whose test injects Create and Update
+// differently (naming the test), prints its summary with the test file
+// changed, exits 3 while a finding is left, and the package still
+// builds, passes go vet and its tests. -diff shows the same rewrite,
+// test edits included, and writes nothing.
 func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
 	bin, file, pkg, goCmd := vetFixPackage(t, "zzvetfixsafe", safeSrc, safeTest)
 	run := func(args ...string) (string, int) {
@@ -34,12 +37,16 @@ func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
 	goCmd("test", "-count=1")
 
 	before, _ := os.ReadFile(file)
+	beforeTest, _ := os.ReadFile(filepath.Join(filepath.Dir(file), "x_test.go"))
 	diff, code := run("-diff")
-	if code != 3 || !strings.Contains(diff, "+\t\tif _, res, err := rbacensure.EnsureRole(") || !strings.Contains(diff, "would rewrite 2 of 3 sites") {
+	if code != 3 || !strings.Contains(diff, "+\t\tif _, res, err := rbacensure.EnsureRole(") || !strings.Contains(diff, "would rewrite 3 of 4 sites") || !strings.Contains(diff, "+++ b/"+filepath.ToSlash(filepath.Join(pkg[2:], "x_test.go"))) {
 		t.Errorf("-diff: exit %d, want 3 and the rewrite:\n%s", code, diff)
 	}
 	if after, _ := os.ReadFile(file); string(after) != string(before) {
 		t.Error("-diff wrote the file")
+	}
+	if after, _ := os.ReadFile(filepath.Join(filepath.Dir(file), "x_test.go")); string(after) != string(beforeTest) {
+		t.Error("-diff wrote the test file")
 	}
 
 	out, code := run("-fix")
@@ -47,8 +54,8 @@ func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
 		t.Errorf("-fix exit %d, want 3 (one finding left):\n%s", code, out)
 	}
 	for _, want := range []string{
-		"ssagen vet -fix: rewrote 2 of 3 sites; 1 file(s) changed",
-		"the package's test TestInjectedCreateError fails with the rewrite (a test that injects errors into Create or Update through the fake client's interceptor",
+		"ssagen vet -fix: rewrote 3 of 4 sites; 2 file(s) changed (1 of them tests)",
+		"the package's test TestInjectedWriteErrors fails with the rewrite (a test that injects errors into Create or Update through the fake client's interceptor",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("-fix output lacks %q:\n%s", want, out)
@@ -59,11 +66,17 @@ func TestVetFixKeepsBuildVetAndTests(t *testing.T) {
 		`return fmt.Errorf("creating Role %q in %q: %w", *role.Name, *role.Namespace, err)`,
 		`} else if res != ssaensure.Created {`,
 		`roles := []*rbacv1ac.RoleApplyConfiguration{`,
-		`if err := r.Create(ctx, injected); err != nil {`, // declined: its test injects a Create error
+		`if ssaensure.IsUpdateError(err) {`,
+		`return fmt.Errorf("updating Role %q: %w", *role.Name, err)`,
+		`if err := r.Create(ctx, both); err != nil {`, // declined: its test injects Create and Update apart
 	} {
 		if !strings.Contains(string(fixed), want) {
 			t.Errorf("fixed file lacks %s:\n%s", want, fixed)
 		}
+	}
+	fixedTest, _ := os.ReadFile(filepath.Join(filepath.Dir(file), "x_test.go"))
+	if n := strings.Count(string(fixedTest), "Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, _ client.Patch, opts ...client.PatchOption) error {"); n != 2 {
+		t.Errorf("the tests of the rewritten sites got %d injections on Patch, want 2 (Create's and Update's):\n%s", n, fixedTest)
 	}
 	goCmd("build")
 	goCmd("vet")
@@ -166,6 +179,17 @@ func (r *R) injectedRole(ctx context.Context, ns string) error {
 	return nil
 }
 
+func (r *R) injectedBoth(ctx context.Context, ns string) error {
+	both := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "both", Namespace: ns}}
+	if err := r.Create(ctx, both); err != nil {
+		if !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating Role: %w", err)
+		}
+		return r.Update(ctx, both)
+	}
+	return nil
+}
+
 var _ = rbacensure.EnsureRole
 `
 
@@ -217,6 +241,34 @@ func TestInjectedCreateError(t *testing.T) {
 		return errors.New("boom")
 	}})}
 	if err := r.injectedRole(context.Background(), "a"); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("want the injected error, got %v", err)
+	}
+}
+
+func TestInjectedUpdateError(t *testing.T) {
+	r := &R{Client: newClient(interceptor.Funcs{Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+		return errors.New("refused")
+	}})}
+	existing := &rbacv1.Role{}
+	existing.Name, existing.Namespace = "reader", "a"
+	if err := r.Client.Create(context.Background(), existing); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.grants(context.Background(), []string{"a"}); err == nil || !strings.Contains(err.Error(), "updating Role \"reader\": refused") {
+		t.Errorf("want the failed update, got %v", err)
+	}
+}
+
+func TestInjectedWriteErrors(t *testing.T) {
+	r := &R{Client: newClient(interceptor.Funcs{
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			return errors.New("create refused")
+		},
+		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+			return errors.New("update refused")
+		},
+	})}
+	if err := r.injectedBoth(context.Background(), "a"); err == nil || !strings.Contains(err.Error(), "create refused") {
 		t.Errorf("want the injected error, got %v", err)
 	}
 }

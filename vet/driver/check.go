@@ -266,7 +266,7 @@ func (ch *vetCheck) testsPass(files map[string][]byte) string {
 	}
 	now = leaves
 	if ch.injects(now) {
-		return fmt.Sprintf("the package's test %s fails with the rewrite (a test that injects errors into Create or Update through the fake client's interceptor: the write is now one server-side apply, a Patch or an Apply — move the injection there, then run -fix again; docs/vet.md, \"Tests that inject errors\")", strings.Join(now, ", "))
+		return fmt.Sprintf("the package's test %s fails with the rewrite (a test that injects errors into Create or Update through the fake client's interceptor in a way -fix does not move to the apply's Patch — Patch already replaced, Create and Update replaced differently, or the injection made outside the test: move it by hand, then run -fix again; docs/vet.md, \"Tests that inject errors\")", strings.Join(now, ", "))
 	}
 	return fmt.Sprintf("the package's test %s fails with the rewrite: it sees what the apply does otherwise than the Update — an apply removes only the fields its manager owns, and the fake client records no owner for what the test stored, so a field the code clears by leaving it out stays there (on an API server the helpers migrate the controller's own Update-written fields and it goes): store the test's object through the helper first, or keep the Update (docs/vet.md, \"Tests that fail\")", strings.Join(now, ", "))
 }

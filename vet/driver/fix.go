@@ -124,6 +124,7 @@ func fixRound(found []finding, o options, changed map[string][]byte) (map[*findi
 		if err != nil {
 			continue // positions outside the package's files: not ours to edit
 		}
+		c.edits = append(c.edits, testEdits(f, changed)...)
 		if _, ok := byPkg[f.pkg]; !ok {
 			order = append(order, f.pkg)
 		}
@@ -158,7 +159,17 @@ func summary(o options, total, rewritten int, declined map[*finding]string, file
 	}
 	fmt.Fprintf(o.stderr, "ssagen vet -%s: %s %d of %d sites", map[bool]string{true: "diff", false: "fix"}[o.diff], verb, rewritten, total)
 	if len(files) > 0 {
-		fmt.Fprintf(o.stderr, "; %d file(s) %s: %s", len(files), files_, strings.Join(rel, ", "))
+		tests := 0
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				tests++
+			}
+		}
+		of := ""
+		if tests > 0 {
+			of = fmt.Sprintf(" (%d of them tests)", tests)
+		}
+		fmt.Fprintf(o.stderr, "; %d file(s) %s%s: %s", len(files), files_, of, strings.Join(rel, ", "))
 	}
 	fmt.Fprintf(o.stderr, "; %d left\n", len(left))
 	groups := map[string][]*finding{}

@@ -1,0 +1,249 @@
+package driver
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The tests follow the write. A package's tests often inject errors into
+// the writes a function makes through controller-runtime's interceptor:
+//
+//	fake.NewClientBuilder().WithInterceptorFuncs(interceptor.Funcs{
+//		Create: func(context.Context, client.WithWatch, client.Object, ...client.CreateOption) error {
+//			return errors.New("something went wrong")
+//		},
+//	}).Build()
+//
+// Once -fix turns the function's Create (or Update) into a helper's
+// server-side apply, that write is a Patch: the injection no longer
+// reaches it and the test loses its meaning. So the tests that call the
+// function get the same injection on Patch, next to the one they had
+// (which stays, for the function's other writes):
+//
+//	Patch: func(context.Context, client.WithWatch, client.Object, client.Patch, ...client.PatchOption) error {
+//		return errors.New("something went wrong")
+//	},
+//
+// A status write moves from SubResourceUpdate to SubResourcePatch the
+// same way. An interceptor that already replaces Patch, or replaces
+// Create and Update differently (which of the two the apply stands for
+// depends on the object being there), is left alone: if its test then
+// fails, the check declines the fix and says why. What the edits do is
+// checked like the fix itself: the package's build, go vet and its tests.
+
+// interceptorPath is the import path of controller-runtime's interceptor.
+const interceptorPath = "sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+// moves are, by the write a fix replaces, the interceptor fields whose
+// injection moves, and the field the apply goes through.
+var moves = map[bool]struct {
+	from []string
+	to   string
+}{
+	false: {[]string{"Create", "Update"}, "Patch"},
+	true:  {[]string{"SubResourceUpdate"}, "SubResourcePatch"},
+}
+
+// testEdits are the edits of the package's test files that move the
+// injections of the tests calling the function that holds f's site.
+func testEdits(f *finding, changed map[string][]byte) []edit {
+	fn := enclosingFunc(f)
+	if fn == "" || len(f.pkg.GoFiles) == 0 {
+		return nil
+	}
+	status := f.target.Status
+	names, _ := filepath.Glob(filepath.Join(filepath.Dir(f.pkg.GoFiles[0]), "*_test.go"))
+	sort.Strings(names)
+	var out []edit
+	for _, name := range names {
+		src, ok := changed[name]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(name); err != nil {
+				continue
+			}
+		}
+		out = append(out, moveInjections(name, src, fn, status)...)
+	}
+	return out
+}
+
+// enclosingFunc is the name of the function declaration f's site is in.
+func enclosingFunc(f *finding) string {
+	for _, file := range f.pkg.Syntax {
+		if f.diag.Pos < file.FileStart || f.diag.Pos > file.FileEnd {
+			continue
+		}
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Pos() <= f.diag.Pos && f.diag.Pos < fd.End() {
+				return fd.Name.Name
+			}
+		}
+	}
+	return ""
+}
+
+// moveInjections are the edits of one test file: in each function that
+// calls fn, each interceptor.Funcs literal that replaces a write the
+// apply stands for gets the same replacement on the apply's write.
+func moveInjections(name string, src []byte, fn string, status bool) []edit {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	pkgName := ""
+	for _, imp := range file.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == interceptorPath {
+			pkgName = "interceptor"
+			if imp.Name != nil {
+				pkgName = imp.Name.Name
+			}
+		}
+	}
+	if pkgName == "" || pkgName == "_" || pkgName == "." {
+		return nil
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	move := moves[status]
+	var out []edit
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || !calls(fd.Body, fn) {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok || !isSelector(lit.Type, pkgName, "Funcs") {
+				return true
+			}
+			fields := map[string]*ast.FuncLit{}
+			has := map[string]bool{}
+			for _, el := range lit.Elts {
+				kv, ok := el.(*ast.KeyValueExpr)
+				if !ok {
+					return true
+				}
+				key, ok := kv.Key.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				has[key.Name] = true
+				if fl, ok := kv.Value.(*ast.FuncLit); ok {
+					fields[key.Name] = fl
+				}
+			}
+			if has[move.to] {
+				return true
+			}
+			var from *ast.FuncLit
+			for _, k := range move.from {
+				fl := fields[k]
+				if fl == nil {
+					if has[k] {
+						return true // a named function: its body is not ours to copy
+					}
+					continue
+				}
+				if from != nil && string(src[off(fl.Body.Pos()):off(fl.Body.End())]) != string(src[off(from.Body.Pos()):off(from.Body.End())]) {
+					return true // Create and Update differ: which one the apply is depends on the object
+				}
+				if from == nil {
+					from = fl
+				}
+			}
+			if from == nil {
+				return true
+			}
+			params, ok := movedParams(src, off, from.Type.Params, status)
+			if !ok {
+				return true
+			}
+			text := move.to + ": func(" + params + ") error " + string(src[off(from.Body.Pos()):off(from.Body.End())]) + ","
+			at := off(lit.Rbrace)
+			before := strings.TrimRight(string(src[off(lit.Lbrace)+1:at]), " \t\n")
+			switch {
+			case strings.HasSuffix(before, ","):
+				text += "\n"
+			case before == "":
+			default:
+				text = ", " + text
+			}
+			out = append(out, edit{file: name, start: at, end: at, text: []byte(text)})
+			return true
+		})
+	}
+	return out
+}
+
+// movedParams are the parameters of the write's replacement, as written,
+// for the apply's: a client.Patch before the options, whose type becomes
+// the patch's (CreateOption, UpdateOption → PatchOption;
+// SubResourceUpdateOption → SubResourcePatchOption).
+func movedParams(src []byte, off func(token.Pos) int, params *ast.FieldList, status bool) (string, bool) {
+	n := len(params.List)
+	if n == 0 {
+		return "", false
+	}
+	last := params.List[n-1]
+	ell, ok := last.Type.(*ast.Ellipsis)
+	if !ok || len(last.Names) > 1 {
+		return "", false
+	}
+	sel, ok := ell.Elt.(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	q, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	opt := "PatchOption"
+	if status {
+		opt = "SubResourcePatchOption"
+	}
+	var parts []string
+	for _, fld := range params.List[:n-1] {
+		parts = append(parts, string(src[off(fld.Pos()):off(fld.End())]))
+	}
+	patch := q.Name + ".Patch"
+	options := "..." + q.Name + "." + opt
+	if len(last.Names) == 1 {
+		patch = "_ " + patch
+		options = last.Names[0].Name + " " + options
+	}
+	return strings.Join(append(parts, patch, options), ", "), true
+}
+
+// calls reports whether body calls a function or method named fn.
+func calls(body *ast.BlockStmt, fn string) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			switch f := ast.Unparen(c.Fun).(type) {
+			case *ast.Ident:
+				found = found || f.Name == fn
+			case *ast.SelectorExpr:
+				found = found || f.Sel.Name == fn
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isSelector reports whether e is pkg.name.
+func isSelector(e ast.Expr, pkg, name string) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && id.Name == pkg
+}
