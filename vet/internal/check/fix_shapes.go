@@ -51,7 +51,7 @@ const (
 		"`if err != nil { if !IsAlreadyExists(err) { return … }; <the update> }` (or with the Create in the if's init), " +
 		"the error checked right after, without an else: rewrite it by hand with the helper (docs/vet.md, \"Suggested fix\")"
 	whyIgnoreShape = "the Create's error is not checked right after it, in an if without an else, as " +
-		"`err != nil && !IsAlreadyExists(err)` or `IgnoreAlreadyExists(err) != nil`: rewrite it by hand with the helper and ssaensure.CreateOnly() (docs/vet.md, \"Suggested fix\")"
+		"`err != nil && !IsAlreadyExists(err)`, `IgnoreAlreadyExists(err) != nil` or `err != nil` with the AlreadyExists check first in its branch: rewrite it by hand with the helper and ssaensure.CreateOnly() (docs/vet.md, \"Suggested fix\")"
 	whyNoUpdate = "the AlreadyExists branch writes nothing (no Update or Patch of the object): it is a create-and-ignore; call the helper with ssaensure.CreateOnly()"
 )
 
@@ -717,6 +717,9 @@ func (p *Pass) CreateIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		return ok && p.TypesInfo.ObjectOf(id) == errObj
 	}
 	cond := ast.Unparen(ifs.Cond)
+	if !ignored && ifs == stmt && isErrNotNil(cond) {
+		return p.ignoreBranchFix(create, as, ifs, errID, file, block, idx, stack)
+	}
 	switch {
 	case ignored && isErrNotNil(cond):
 	case !ignored && ignoredInCond(cond):
@@ -741,6 +744,140 @@ func (p *Pass) CreateIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		analysis.TextEdit{Pos: ifs.Cond.Pos(), End: ifs.Cond.End(), NewText: []byte(errID.Name + " != nil")})
 	removed = append(removed, as, ifs.Cond)
 	edits = append(edits, f.ImportEdits(removed, b+call)...)
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Use %s.%s with ensure.CreateOnly(): created when missing, never overwritten, no request once the cache has it", in.helper.Pkg().Name(), in.helper.Name()),
+		TextEdits: edits,
+	}}, ""
+}
+
+// ignoreBranchFix is CreateIgnoreFix for the AlreadyExists check inside
+// the Create's error branch, either way round:
+//
+//	if err := c.Create(ctx, obj); err != nil {
+//		if apierrors.IsAlreadyExists(err) {
+//			log.Info("exists")            // existed, ends the iteration
+//			continue
+//		}
+//		return fmt.Errorf("...: %w", err) // failed
+//	}
+//
+//	if err := c.Create(ctx, obj); err != nil {
+//		if !apierrors.IsAlreadyExists(err) {
+//			return fmt.Errorf("...: %w", err) // failed
+//		}
+//		log.Info("exists")                    // existed
+//	}
+//
+// both become
+//
+//	if _, res, err := xensure.EnsureX(ctx, c, owner, obj, ssaensure.CreateOnly()); err != nil {
+//		return fmt.Errorf("...: %w", err)
+//	} else if res != ssaensure.Created {
+//		log.Info("exists")
+//		continue
+//	}
+//
+// The path of an existing object runs when the apply did not create it
+// (found in the cache, no request); it may not write through a client.
+func (p *Pass) ignoreBranchFix(create *ast.CallExpr, as *ast.AssignStmt, ifs *ast.IfStmt, errID *ast.Ident, file *ast.File, block *ast.BlockStmt, idx int, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+	if ifs.Else != nil || len(ifs.Body.List) == 0 {
+		return nil, whyIgnoreShape
+	}
+	check, ok := ifs.Body.List[0].(*ast.IfStmt)
+	if !ok || check.Init != nil || check.Else != nil {
+		return nil, whyIgnoreShape
+	}
+	call, negated := p.AlreadyExistsCheck(check.Cond)
+	if call == nil {
+		return nil, whyIgnoreShape
+	}
+	if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); !ok || p.TypesInfo.ObjectOf(id) != p.TypesInfo.ObjectOf(errID) {
+		return nil, whyIgnoreShape
+	}
+	if c := ast.Unparen(check.Cond); c != call {
+		if u, ok := c.(*ast.UnaryExpr); !ok || u.Op != token.NOT || ast.Unparen(u.X) != call {
+			return nil, whyIgnoreShape // more than the check in the condition
+		}
+	}
+	rest := ifs.Body.List[1:]
+	var existed []ast.Stmt
+	if negated {
+		if !terminates(check.Body) {
+			return nil, "the error path does not end the function or the loop iteration, so the AlreadyExists path and the other errors share code: rewrite by hand (docs/vet.md)"
+		}
+		existed = rest
+	} else {
+		if !terminates(check.Body) || len(rest) == 0 || !terminates(&ast.BlockStmt{List: rest}) {
+			return nil, "the AlreadyExists path does not end the function or the loop iteration, so it runs into the error path: rewrite by hand (docs/vet.md)"
+		}
+		existed = check.Body.List
+	}
+	for _, st := range existed {
+		for _, c := range Calls(st) {
+			if m := p.ClientMethod(c); m != "" {
+				return nil, fmt.Sprintf("the AlreadyExists path calls %s: rewrite by hand (docs/vet.md)", m)
+			}
+		}
+	}
+	w, why := p.createWrite(create, file, block, idx, stack, []ast.Node{ifs})
+	if w == nil {
+		return nil, why
+	}
+	in, f, b, edits, removed := w.in, w.f, w.builder, w.edits, w.removed
+	res := "_"
+	if len(existed) > 0 {
+		res = "res"
+		if p.declaredIn(ifs, res) {
+			return nil, "the name res is taken in this function: rewrite by hand (docs/vet.md)"
+		}
+	}
+	elseIf := "} else if " + res + " != " + f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".Created {"
+	tf := p.Fset.File(check.Pos())
+	if negated {
+		// Unwrap the check: its body is the error branch; what followed
+		// it, the existing object's path.
+		end := check.Body.Lbrace + 1
+		if l := tf.Line(check.Body.Lbrace); len(check.Body.List) > 0 && tf.Line(check.Body.List[0].Pos()) > l {
+			end = tf.LineStart(l + 1)
+		}
+		edits = append(edits, analysis.TextEdit{Pos: tf.LineStart(tf.Line(check.Pos())), End: end})
+		kept := []ast.Node{check.Body}
+		if len(existed) > 0 {
+			edits = append(edits, analysis.TextEdit{Pos: check.Body.Rbrace, End: check.Body.Rbrace + 1, NewText: []byte(elseIf)})
+			for _, st := range existed {
+				kept = append(kept, st)
+			}
+		} else {
+			edits = append(edits, analysis.TextEdit{Pos: check.Body.Rbrace, End: ifs.Body.Rbrace})
+		}
+		reads, why := in.readEdits(p, kept)
+		if why != "" {
+			return nil, why
+		}
+		edits = append(edits, reads...)
+	} else {
+		// The check goes; its body follows the error branch as the
+		// existing object's path.
+		text, why := p.updatePathText(in, check.Body)
+		if why != "" {
+			return nil, why
+		}
+		kept := make([]ast.Node, len(rest))
+		for i, st := range rest {
+			kept[i] = st
+		}
+		reads, why := in.readEdits(p, kept)
+		if why != "" {
+			return nil, why
+		}
+		edits = append(edits, reads...)
+		edits = append(edits, deleteLine(p.Fset, check),
+			analysis.TextEdit{Pos: ifs.Body.Rbrace, End: ifs.Body.Rbrace + 1, NewText: []byte(elseIf + text + "}")})
+	}
+	call2 := in.call(f, create.Args[0], w.client, b, contract.CreateOnly)
+	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, " + res + ", " + errID.Name + " " + as.Tok.String() + " " + call2)})
+	removed = append(removed, as, check.Cond)
+	edits = append(edits, f.ImportEdits(removed, b+call2+elseIf)...)
 	return []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Use %s.%s with ensure.CreateOnly(): created when missing, never overwritten, no request once the cache has it", in.helper.Pkg().Name(), in.helper.Name()),
 		TextEdits: edits,
