@@ -18,6 +18,9 @@ type Target struct {
 	Kind   string
 	Status bool
 	Why    string
+	// Seam: the fix rewrites the function field the site writes
+	// through; the driver makes the tests' stubs of it follow.
+	Seam *SeamInfo
 }
 
 // Targets holds the Target of each diagnostic of a pass.
@@ -91,6 +94,10 @@ func NewFinding(pos token.Pos, category, cost, fix string, target Target) Findin
 // ReportFinding reports d, and records the helper its fix names in the pass's
 // result.
 func (p *Pass) ReportFinding(d Finding) {
+	if s := p.seamAt[d.Pos]; s != nil {
+		p.held = append(p.held, &seamSite{d, s}) // reported with the seam's other sites
+		return
+	}
 	p.result.Targets[TargetKey{d.Pos, d.Category}] = d.target
 	p.Report(d.Diagnostic)
 }

@@ -73,6 +73,7 @@ type literalIntent struct {
 	elemNodes []ast.Expr // the elements as written ({...} or &T{...})
 	sliceType ast.Expr
 	readsIn   []ast.Node // the loop's other statements, whose reads of the name carry over
+	callee    string     // the function field the write goes through, called instead of the helper
 	// convert is the typed expression the variable is defined from when
 	// it is not a literal: the fix converts it (From<Kind>); whyNot is
 	// why fixes that need a literal decline it.
@@ -448,7 +449,11 @@ func (in *literalIntent) callWith(f *Fixer, ctx ast.Expr, clientText, desired st
 	for _, o := range extra {
 		opts += ", " + f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + o + "()"
 	}
-	return fmt.Sprintf("%s.%s(%s, %s, %s, %s%s)", f.Qualify(in.helper.Pkg(), ""), in.helper.Name(), f.node(ctx), clientText, ownerText, desired, opts)
+	callee := f.Qualify(in.helper.Pkg(), "") + "." + in.helper.Name()
+	if in.callee != "" {
+		callee = in.callee
+	}
+	return fmt.Sprintf("%s(%s, %s, %s, %s%s)", callee, f.node(ctx), clientText, ownerText, desired, opts)
 }
 
 // edits are the intent's own edits: the literal becomes the builder (for
@@ -498,7 +503,13 @@ func (p *Pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.Bloc
 	if w.builder, w.edits, w.removed, ok = in.render(p, w.f, acNamed(sig.Params().At(contract.ParamDesired).Type())); !ok {
 		return nil, whyField
 	}
-	if w.client, ok = w.f.clientArg(ast.Unparen(create.Fun).(*ast.SelectorExpr).X, sig.Params().At(contract.ParamClient).Type()); !ok {
+	recv := ast.Unparen(create.Fun).(*ast.SelectorExpr).X
+	if s := p.seamAt[create.Pos()]; s != nil {
+		// Through a seam: the field is called as the helper would be,
+		// with the client its default was bound to.
+		in.callee = w.f.node(recv) + "." + s.field.Name()
+		w.client = w.f.node(recv) + s.client
+	} else if w.client, ok = w.f.clientArg(recv, sig.Params().At(contract.ParamClient).Type()); !ok {
 		return nil, "the receiver of the Create is neither a client.Client nor a struct embedding one: pass the client by hand (docs/vet.md)"
 	}
 	reads, why := in.readEdits(p, in.readsIn)
@@ -954,6 +965,16 @@ func (p *Pass) notClientCreate(create *ast.CallExpr) string {
 		return fmt.Sprintf("the object is written through a client-go typed client (%s): the helper writes through controller-runtime's client; call %s with one by hand (docs/vet.md, \"Writes through a wrapper\")", text, helperName(p, create))
 	}
 	if sel, ok := ast.Unparen(create.Fun).(*ast.SelectorExpr); ok {
+		if s := p.seamOf(create); s != nil {
+			if p.seamAt == nil {
+				p.seamAt = map[token.Pos]*seam{}
+			}
+			p.seamAt[create.Pos()] = s
+			if s.why != "" {
+				return s.seamWhy(text)
+			}
+			return ""
+		}
 		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
 			return fmt.Sprintf("the object is written through the function field %s, a seam tests replace: give the field the helper's signature with %s as its default, change the tests that set it, and call it here (docs/vet.md, \"Writes through a function field\")", text, helperName(p, create))
 		}

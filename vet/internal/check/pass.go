@@ -11,6 +11,7 @@ package check
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"strings"
@@ -48,6 +49,7 @@ func Analyzer(name, doc string, run func(*Pass), requires ...*analysis.Analyzer)
 		Run: func(p *analysis.Pass) (any, error) {
 			ps := &Pass{Pass: p, Ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), Flow: p.ResultOf[flow.Analyzer].(*flow.Result), helpers: p.ResultOf[HelpersAnalyzer].(*Helpers), result: &Result{Targets: Targets{}}}
 			run(ps)
+			ps.flushSeams()
 			return ps.result, nil
 		},
 	}
@@ -74,6 +76,12 @@ type Pass struct {
 	// result is the pass's: what its diagnostics say as data, and what
 	// they cover.
 	result *Result
+	// seams are the function fields the pass's writes go through; seamAt
+	// the seam of the write a finding is at; held the findings reported
+	// at seams, reported together by flushSeams.
+	seams  map[*types.Var]*seam
+	seamAt map[token.Pos]*seam
+	held   []*seamSite
 }
 
 // InTest reports whether n is test code — a _test.go file, or a test

@@ -7,6 +7,8 @@ type Object interface{ GetName() string }
 
 type ObjectList interface{}
 
+type CreateOption interface{}
+
 type ObjectKey struct{ Namespace, Name string }
 
 type Patch interface{ Type() string }
@@ -25,7 +27,7 @@ type SubResourceWriter interface {
 type Client interface {
 	Get(ctx context.Context, key ObjectKey, obj Object, opts ...any) error
 	List(ctx context.Context, list ObjectList, opts ...any) error
-	Create(ctx context.Context, obj Object, opts ...any) error
+	Create(ctx context.Context, obj Object, opts ...CreateOption) error
 	Update(ctx context.Context, obj Object, opts ...any) error
 	Patch(ctx context.Context, obj Object, patch Patch, opts ...any) error
 	Status() SubResourceWriter
