@@ -446,6 +446,16 @@ type updateError struct{ err error }
 func (e *updateError) Error() string { return e.err.Error() }
 func (e *updateError) Unwrap() error { return e.err }
 
+// NewUpdateError is err as an Ensure call returns it when the apply to an
+// existing object is refused (IsUpdateError reports it; its message is
+// err's): for tests' stubs of the helpers that stand for a failed update.
+func NewUpdateError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &updateError{err: err}
+}
+
 // IsUpdateError reports whether err is an Ensure call's failure to change
 // an object that existed (a conflict, an immutable field, or any other
 // refusal of the apply), as opposed to a failure to create it or to read

@@ -50,4 +50,10 @@ func TestIsUpdateError(t *testing.T) {
 	if ensure.IsUpdateError(refused) || ensure.IsUpdateError(nil) {
 		t.Error("an error that is not an Ensure call's is an update error")
 	}
+	if made := ensure.NewUpdateError(refused); !ensure.IsUpdateError(made) || made.Error() != refused.Error() || !errors.Is(made, refused) {
+		t.Errorf("NewUpdateError(%q) = %v", refused, made)
+	}
+	if ensure.NewUpdateError(nil) != nil {
+		t.Error("NewUpdateError(nil) is an error")
+	}
 }

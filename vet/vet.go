@@ -47,6 +47,12 @@ var Analyzers = []*analysis.Analyzer{
 // that runs analyses concurrently with different modules serialises them.
 func UseHelpers(dirs, pkgs []string) { check.UseHelpers(dirs, pkgs) }
 
+// UseOverlay sets, for the process, the files the next analyses read in
+// place of those on disk: those the packages were loaded with
+// (packages.Config.Overlay). The analysis framework's Pass.ReadFile reads
+// the disk.
+func UseOverlay(files map[string][]byte) { check.UseOverlay(files) }
+
 // Result is what each of the analyzers returns: a Target for each of its
 // diagnostics (Result.Targets.Of) — the kind whose helper the fix names,
 // whether it is the status helper, why no fix is offered — and the code
@@ -55,6 +61,10 @@ type (
 	Result  = check.Result
 	Target  = check.Target
 	Targets = check.Targets
+	// SeamInfo is a Target's function field rewritten with the fix (the
+	// field, the helper's signature), for the edits of the tests' stubs.
+	SeamInfo = check.SeamInfo
+	TypeRef  = check.TypeRef
 )
 
 // Combined runs analyzers as one analyzer (for tests and for tools that

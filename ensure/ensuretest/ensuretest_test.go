@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -199,5 +201,23 @@ func TestStatusAndConflicts(t *testing.T) {
 	// The log reads in one line.
 	if n := kit.Count(mark, "update", "Pod"); n != 2 {
 		t.Errorf("%d updates of a Pod", n)
+	}
+}
+
+// TestObject: an apply configuration decodes into the object it
+// describes, fields it leaves unset zero; a nil one into the zero object.
+func TestObject(t *testing.T) {
+	desired := rbacv1ac.Role("reader", "ns").WithLabels(map[string]string{"a": "b"}).
+		WithRules(rbacv1ac.PolicyRule().WithVerbs("get").WithResources("pods"))
+	role := ensuretest.Object[rbacv1.Role](desired)
+	if role.Name != "reader" || role.Namespace != "ns" || role.Labels["a"] != "b" || len(role.Rules) != 1 || role.Rules[0].Verbs[0] != "get" || role.Kind != "Role" {
+		t.Errorf("decoded %+v", role)
+	}
+	if role.Annotations != nil || role.ResourceVersion != "" {
+		t.Errorf("fields the configuration leaves unset are set: %+v", role.ObjectMeta)
+	}
+	var none *rbacv1ac.RoleApplyConfiguration
+	if zero := ensuretest.Object[rbacv1.Role](none); zero == nil || zero.Name != "" {
+		t.Errorf("nil configuration: %+v", zero)
 	}
 }

@@ -164,6 +164,7 @@ func analyze(patterns []string, tags, helpers string, overlay map[string][]byte)
 	analyzeMu.Lock()
 	defer analyzeMu.Unlock()
 	vet.UseHelpers(moduleDirs(pkgs), strings.Split(helpers, ","))
+	vet.UseOverlay(overlay)
 	graph, err := checker.Analyze(vet.Analyzers, pkgs, nil)
 	if err != nil {
 		return nil, err

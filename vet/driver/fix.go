@@ -125,6 +125,7 @@ func fixRound(found []finding, o options, changed map[string][]byte) (map[*findi
 			continue // positions outside the package's files: not ours to edit
 		}
 		c.edits = append(c.edits, testEdits(f, changed)...)
+		c.edits = append(c.edits, stubEdits(f, changed)...)
 		if _, ok := byPkg[f.pkg]; !ok {
 			order = append(order, f.pkg)
 		}

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"sort"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -207,15 +208,42 @@ func (p *Pass) updatePathText(in *literalIntent, b *ast.BlockStmt) (string, stri
 // blockText is the source between a block's braces.
 func (p *Pass) blockText(b *ast.BlockStmt) string {
 	tf := p.Fset.File(b.Pos())
-	read := os.ReadFile
-	if p.ReadFile != nil {
-		read = p.ReadFile
-	}
-	src, err := read(tf.Name())
+	src, err := readSource(p, tf.Name())
 	if err != nil {
 		return ""
 	}
 	return string(src[tf.Offset(b.Lbrace)+1 : tf.Offset(b.Rbrace)])
+}
+
+// overlay holds the files the analysed packages were loaded with in
+// place of those on disk (the edits of an earlier round of -fix): the
+// text a fix moves is read from them. Set for the process, as the
+// helpers are (UseOverlay).
+var overlay struct {
+	sync.Mutex
+	files map[string][]byte
+}
+
+// UseOverlay sets the files the next analyses read in place of those on
+// disk.
+func UseOverlay(files map[string][]byte) {
+	overlay.Lock()
+	defer overlay.Unlock()
+	overlay.files = files
+}
+
+// readSource is a file of the pass as it was loaded.
+func readSource(p *Pass, name string) ([]byte, error) {
+	overlay.Lock()
+	b, ok := overlay.files[name]
+	overlay.Unlock()
+	if ok {
+		return b, nil
+	}
+	if p.ReadFile != nil {
+		return p.ReadFile(name)
+	}
+	return os.ReadFile(name)
 }
 
 // declaredIn reports whether name is declared or used in n.
@@ -269,7 +297,7 @@ func writeOnly(st ast.Stmt) bool {
 // (set by its constructor: never nil); any other read of the variable
 // there declines the fix.
 func (in *literalIntent) readEdits(p *Pass, kept []ast.Node) ([]analysis.TextEdit, string) {
-	if in.variable == nil {
+	if in.variable == nil || in.keep {
 		return nil, ""
 	}
 	setNS := in.setsMeta("Namespace")

@@ -296,6 +296,19 @@ func (p *Pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 	if rs == nil {
 		return nil, whyNotVariable
 	}
+	// A slice built elsewhere, or changed apart from the range (rules
+	// appended by contributors): the typed range variable stays, and the
+	// helper is handed its conversion at the write, exactly the fields
+	// the Create sent.
+	converted := func() (*literalIntent, string) {
+		for id, o := range p.TypesInfo.Uses {
+			if o == in.variable && !inAny(id, site) && !p.identityRead(id, stack) {
+				return nil, whyUsed
+			}
+		}
+		in.keep = true
+		return in, ""
+	}
 	lit, ok := ast.Unparen(rs.X).(*ast.CompositeLit)
 	var sliceVar *types.Var
 	var sliceDef ast.Stmt
@@ -308,12 +321,12 @@ func (p *Pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 		}
 	}
 	if !ok || lit.Type == nil {
-		return nil, whyNotVariable
+		return converted()
 	}
 	if sliceVar != nil {
 		for id, o := range p.TypesInfo.Uses {
 			if o == sliceVar && id != rs.X && !ContainsNode(sliceDef, id) {
-				return nil, fmt.Sprintf("the slice %s is changed or read apart from the range over it (its last state is not the literal's)", sliceVar.Name())
+				return converted() // its last state is not the literal's
 			}
 		}
 	}
