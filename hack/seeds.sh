@@ -120,16 +120,9 @@ kargo() {
   go mod tidy >/dev/null 2>&1
   go build ./pkg/ssa/... && echo "helpers build"
 
-  say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
+  say "ssagen vet -fix (each fix checked: build, go vet, the package's tests), and nothing else"
   vetfix $pkgs
-
-  say "the sites -fix declined, rewritten by hand (hack/seeds/kargo-seams.py; docs/seeds.md)"
-  python3 "$root/hack/seeds/kargo-seams.py"
-  gofmt -w pkg/controller/management
   git diff --stat -- pkg/controller
-
-  say "ssagen vet -fix again, the tests of the two direct sites moved"
-  vetfix $pkgs
 
   say "Kargo: after"
   health $pkgs

@@ -195,6 +195,22 @@ func (ch *vetCheck) importName(path string) string {
 	if imp, ok := ch.pkg.Imports[path]; ok {
 		return imp.Name
 	}
+	// A test file's import: among the package's dependencies, or else
+	// named, as a rule, by its path's last element.
+	name := ""
+	packages.Visit([]*packages.Package{ch.pkg}, func(p *packages.Package) bool {
+		if p.PkgPath == path && p.Types != nil {
+			name = p.Types.Name()
+		}
+		return name == ""
+	}, nil)
+	if name != "" {
+		return name
+	}
+	last := path[strings.LastIndex(path, "/")+1:]
+	if token.IsIdentifier(last) {
+		return last
+	}
 	return ""
 }
 

@@ -91,7 +91,7 @@ func (s *seam) seamWhy(text string) string {
 // rewrites.
 func (p *Pass) readSeam(s *seam) string {
 	sig, ok := s.field.Type().Underlying().(*types.Signature)
-	if !ok || !createSignature(sig) {
+	if !ok || !p.createSignature(sig) {
 		return "its type is not func(context.Context, client.Object, ...client.CreateOption) error"
 	}
 	type def struct {
@@ -258,11 +258,19 @@ func (p *Pass) readSeam(s *seam) string {
 }
 
 // createSignature: func(context.Context, client.Object, ...client.CreateOption) error.
-func createSignature(sig *types.Signature) bool {
+func (p *Pass) createSignature(sig *types.Signature) bool {
 	if sig.Params().Len() != 3 || !sig.Variadic() || sig.Results().Len() != 1 {
 		return false
 	}
 	is := func(t types.Type, path, name string) bool {
+		if a, ok := t.(*types.Alias); ok && a.Obj().Pkg() != nil && a.Obj().Pkg().Path() == path && a.Obj().Name() == name {
+			return true // client.Object, an alias of cache/api's since controller-runtime v0.25
+		}
+		if pkg := p.imported(path); pkg != nil {
+			if o, ok := pkg.Scope().Lookup(name).(*types.TypeName); ok && types.Identical(t, o.Type()) {
+				return true
+			}
+		}
 		n, ok := types.Unalias(t).(*types.Named)
 		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 	}
@@ -283,7 +291,12 @@ func (s *seam) info() *SeamInfo {
 		if sl, ok := t.(*types.Slice); ok {
 			t = sl.Elem()
 		}
-		switch t := types.Unalias(t).(type) {
+		switch t := t.(type) {
+		case *types.Alias: // client.Object, as the package spells it
+			r.Name = t.Obj().Name()
+			if pkg := t.Obj().Pkg(); pkg != nil {
+				r.Path, r.Pkg = pkg.Path(), pkg.Name()
+			}
 		case *types.Named:
 			r.Name = t.Obj().Name()
 			if pkg := t.Obj().Pkg(); pkg != nil {
