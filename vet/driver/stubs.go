@@ -4,9 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -43,23 +40,12 @@ const ensuretestPath = "github.com/ssagen/ssagen/ensure/ensuretest"
 // stubs of f's seam follow it.
 func stubEdits(f *finding, changed map[string][]byte) []edit {
 	s := f.target.Seam
-	if s == nil || len(f.pkg.GoFiles) == 0 || len(s.Params) != 5 || len(s.Results) != 3 {
+	if s == nil || len(s.Params) != 5 || len(s.Results) != 3 {
 		return nil
 	}
-	names, _ := filepath.Glob(filepath.Join(filepath.Dir(f.pkg.GoFiles[0]), "*_test.go"))
-	sort.Strings(names)
-	var out []edit
-	for _, name := range names {
-		src, ok := changed[name]
-		if !ok {
-			var err error
-			if src, err = os.ReadFile(name); err != nil {
-				continue
-			}
-		}
-		out = append(out, followSeam(name, src, s)...)
-	}
-	return out
+	return eachTestFile(f, changed, func(name string, src []byte) []edit {
+		return followSeam(name, src, s)
+	})
 }
 
 // followSeam are the edits of one test file for seam s.

@@ -54,10 +54,21 @@ var moves = map[bool]struct {
 // injections of the tests calling the function that holds f's site.
 func testEdits(f *finding, changed map[string][]byte) []edit {
 	fn := enclosingFunc(f)
-	if fn == "" || len(f.pkg.GoFiles) == 0 {
+	if fn == "" {
 		return nil
 	}
-	status := f.target.Status
+	return eachTestFile(f, changed, func(name string, src []byte) []edit {
+		return moveInjections(name, src, fn, f.target.Status)
+	})
+}
+
+// eachTestFile gathers the edits each makes of each _test.go file in the
+// folder of f's package, as changed holds it (else as on disk), in name
+// order.
+func eachTestFile(f *finding, changed map[string][]byte, each func(name string, src []byte) []edit) []edit {
+	if len(f.pkg.GoFiles) == 0 {
+		return nil
+	}
 	names, _ := filepath.Glob(filepath.Join(filepath.Dir(f.pkg.GoFiles[0]), "*_test.go"))
 	sort.Strings(names)
 	var out []edit
@@ -69,7 +80,7 @@ func testEdits(f *finding, changed map[string][]byte) []edit {
 				continue
 			}
 		}
-		out = append(out, moveInjections(name, src, fn, status)...)
+		out = append(out, each(name, src)...)
 	}
 	return out
 }
