@@ -31,9 +31,10 @@ import (
 //	},
 //
 // A status write moves from SubResourceUpdate to SubResourcePatch the
-// same way. An interceptor that already replaces Patch, or replaces
-// Create and Update differently (which of the two the apply stands for
-// depends on the object being there), is left alone: if its test then
+// same way. An interceptor that already replaces Patch, replaces Create
+// and Update differently (which of the two the apply stands for depends
+// on the object being there), or hands the write on to its client (a
+// decoration: a UID set, then client.Create), is left alone: if its test then
 // fails, the check declines the fix and says why. What the edits do is
 // checked like the fix itself: the package's build, go vet and its tests.
 
@@ -169,7 +170,7 @@ func moveInjections(name string, src []byte, fn string, status bool) []edit {
 					from = fl
 				}
 			}
-			if from == nil {
+			if from == nil || passesThrough(from) {
 				return true
 			}
 			params, ok := movedParams(src, off, from.Type.Params, status)
@@ -230,6 +231,28 @@ func movedParams(src []byte, off func(token.Pos) int, params *ast.FieldList, sta
 		options = last.Names[0].Name + " " + options
 	}
 	return strings.Join(append(parts, patch, options), ", "), true
+}
+
+// passesThrough reports a replacement that hands the write on to the
+// client it is given (sets a UID, then calls client.Create(ctx, obj,
+// opts...)): a decoration of that write, not an injection to move — on
+// Patch it would turn the apply into a Create.
+func passesThrough(fl *ast.FuncLit) bool {
+	var names []string
+	for _, f := range fl.Type.Params.List {
+		for _, n := range f.Names {
+			names = append(names, n.Name)
+		}
+	}
+	if len(names) < 2 {
+		return false // unnamed: the body cannot reach the client
+	}
+	for _, n := range []string{names[1], names[len(names)-1]} { // the client, the options
+		if n != "_" && uses(fl.Body, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // calls reports whether body calls a function or method named fn.

@@ -10,7 +10,8 @@ import (
 // injection into Create or Update is made on Patch too (SubResourceUpdate
 // on SubResourcePatch for a status write), with the parameters the apply's
 // write takes; an interceptor that already replaces Patch, replaces Create
-// and Update differently or with a named function, or sits in a test that
+// and Update differently or with a named function, hands the write on to
+// its client (a decoration, not an injection), or sits in a test that
 // does not call the function, is left alone.
 func TestMoveInjections(t *testing.T) {
 	const head = "package x\n\nimport (\n\t\"context\"\n\t\"errors\"\n\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\tic \"sigs.k8s.io/controller-runtime/pkg/client/interceptor\"\n)\n\n"
@@ -30,6 +31,7 @@ func TestMoveInjections(t *testing.T) {
 		{"both apart", "r.grant(ic.Funcs{\n" + create + ",\n" + strings.Replace(update, "\"no\"", "\"other\"", 1) + ",\n})", false, ""},
 		{"patch taken", "r.grant(ic.Funcs{\n" + create + ",\nPatch: nil,\n})", false, ""},
 		{"named", "r.grant(ic.Funcs{Create: refuse})", false, ""},
+		{"passing through", "r.grant(ic.Funcs{Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error { obj.SetUID(\"u\"); return c.Create(ctx, obj, opts...) }})", false, ""},
 		{"another function's test", "r.other(ic.Funcs{" + create + "})", false, ""},
 		{"status", "r.grant(ic.Funcs{SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error { return nil }})", true,
 			"SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, _ client.Patch, opts ...client.SubResourcePatchOption) error { return nil },"},
