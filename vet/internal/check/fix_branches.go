@@ -113,12 +113,7 @@ func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, ou
 	created := func() string { return f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".Created" }
 	// Unwrap the check: its body becomes the error branch.
 	// (from the check's line, so a comment after the outer brace stays).
-	tf := p.Fset.File(check.Pos())
-	end := check.Body.Lbrace + 1
-	if l := tf.Line(check.Body.Lbrace); len(check.Body.List) > 0 && tf.Line(check.Body.List[0].Pos()) > l {
-		end = tf.LineStart(l + 1)
-	}
-	unwrap := analysis.TextEdit{Pos: tf.LineStart(tf.Line(check.Pos())), End: end}
+	unwrap := p.unwrapIf(check)
 	if updateFailed != nil {
 		// The Update's failure keeps its own path: the apply's error says
 		// whether it was changing an existing object.
@@ -157,6 +152,19 @@ func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, ou
 		return nil, "the name res is taken in this function: rewrite by hand (docs/vet.md)"
 	}
 	return r, ""
+}
+
+// unwrapIf is the edit that deletes an if's head, from the start of its
+// line to its body's first statement (its line, when the body starts on
+// the next), so that the body runs in its place; the closing brace is
+// the caller's.
+func (p *Pass) unwrapIf(ifs *ast.IfStmt) analysis.TextEdit {
+	tf := p.Fset.File(ifs.Pos())
+	end := ifs.Body.Lbrace + 1
+	if l := tf.Line(ifs.Body.Lbrace); len(ifs.Body.List) > 0 && tf.Line(ifs.Body.List[0].Pos()) > l {
+		end = tf.LineStart(l + 1)
+	}
+	return analysis.TextEdit{Pos: tf.LineStart(tf.Line(ifs.Pos())), End: end}
 }
 
 // updateErrorPath is the error path of `if err = c.Update(ctx, obj); err

@@ -856,15 +856,10 @@ func (p *Pass) ignoreBranchFix(create *ast.CallExpr, as *ast.AssignStmt, ifs *as
 		}
 	}
 	elseIf := "} else if " + res + " != " + f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + ".Created {"
-	tf := p.Fset.File(check.Pos())
 	if negated {
 		// Unwrap the check: its body is the error branch; what followed
 		// it, the existing object's path.
-		end := check.Body.Lbrace + 1
-		if l := tf.Line(check.Body.Lbrace); len(check.Body.List) > 0 && tf.Line(check.Body.List[0].Pos()) > l {
-			end = tf.LineStart(l + 1)
-		}
-		edits = append(edits, analysis.TextEdit{Pos: tf.LineStart(tf.Line(check.Pos())), End: end})
+		edits = append(edits, p.unwrapIf(check))
 		kept := []ast.Node{check.Body}
 		if len(existed) > 0 {
 			edits = append(edits, analysis.TextEdit{Pos: check.Body.Rbrace, End: check.Body.Rbrace + 1, NewText: []byte(elseIf)})
