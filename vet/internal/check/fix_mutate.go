@@ -47,6 +47,8 @@ const (
 		"send it in a separate apply with ssaensure.CreateOnly(), or always, by hand (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyKeptInIf = "the CreateOrUpdate is in an if's init, and the rewrite needs a statement after the call (the error of another controller's check, " +
 		"or the live object the variable takes): assign its error first (`_, err := ...`), then run -fix again"
+	whyShadowed = "the object is read after the write, but is declared outside the block of the write, where the rewrite would declare its Result with := " +
+		"and so a second variable of the object's name: declare the OperationResult before the block (`var result controllerutil.OperationResult`), then run -fix again"
 	whyGuard = "the mutate function checks for another controller than the one it sets, or drops the error: " +
 		"call the helper with that owner, which refuses an object another controller controls (ensure.ErrAlreadyControlled)"
 	whyArgs       = "CreateOrUpdate is called with other arguments than (ctx, client, object, mutate)"
@@ -682,6 +684,11 @@ func (p *Pass) convertedMutateFix(f *Fixer, in *literalIntent, call *ast.CallExp
 	live := "_"
 	if in.usedAfter {
 		live = in.variable.Name()
+		if in.resultTok == ":=" && p.Pkg.Scope().Innermost(as.Pos()) != in.variable.Parent() {
+			// := would declare another variable of that name here, and
+			// the reads after the write would not see the live object.
+			return nil, whyShadowed
+		}
 	}
 	call3 := live + ", " + in.result + ", " + f.node(as.Lhs[1]) + " " + in.resultTok + " " + helperCall
 	if stmt != ast.Stmt(as) {

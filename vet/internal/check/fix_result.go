@@ -39,9 +39,14 @@ type resultRewrite struct {
 // resultOf works out the rewrite of the OperationResult id the
 // statement as assigns, or says why there is none.
 func (p *Pass) resultOf(f *Fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast.Node, in *literalIntent) (*resultRewrite, string) {
-	body := FuncBody(stack)
 	v, ok := p.TypesInfo.ObjectOf(id).(*types.Var)
-	if !ok || body == nil {
+	if !ok {
+		return nil, whyResultUsed
+	}
+	// Its assignments and uses are those of the function that declares
+	// it, which may hold the one the write is in (a retry's function).
+	body := declaringBody(stack, v)
+	if body == nil {
 		return nil, whyResultUsed
 	}
 	// The other assignments of v, and its uses.
@@ -125,7 +130,29 @@ func (p *Pass) resultOf(f *Fixer, id *ast.Ident, as *ast.AssignStmt, stack []ast
 	if !ok {
 		return nil, whyResultUsed
 	}
-	return &resultRewrite{name: name, tok: ":=", edits: edits}, ""
+	tok := ":="
+	if name == "_" {
+		tok = "=" // nothing new to declare: err is this block's
+	}
+	return &resultRewrite{name: name, tok: tok, edits: edits}, ""
+}
+
+// declaringBody is the body of the innermost function on stack that
+// declares v (as a local, a parameter or a result), or nil.
+func declaringBody(stack []ast.Node, v *types.Var) *ast.BlockStmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch f := stack[i].(type) {
+		case *ast.FuncDecl:
+			if f.Pos() <= v.Pos() && v.Pos() < f.End() {
+				return f.Body
+			}
+		case *ast.FuncLit:
+			if f.Pos() <= v.Pos() && v.Pos() < f.End() {
+				return f.Body
+			}
+		}
+	}
+	return nil
 }
 
 // varSpec is the `var v controllerutil.OperationResult` in body that

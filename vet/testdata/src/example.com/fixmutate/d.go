@@ -458,3 +458,62 @@ func (r *Reconciler) mutatedInIfInitGuarded(ctx context.Context, owner client.Ob
 	}
 	return nil
 }
+
+// Fixed: the OperationResult declared before a retry, assigned inside its
+// function with the function's named error (capsule's ResourceQuota): the
+// statement keeps `=`, and the object read after takes the live one.
+func (r *Reconciler) resultBeforeRetry(ctx context.Context, owner client.Object, ns string, rules []rbacv1.PolicyRule) (err error) {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "quota", Namespace: ns}}
+	var result controllerutil.OperationResult
+	err = retry.RetryOnConflict(retry.DefaultBackoff, func() (retryErr error) {
+		result, retryErr = controllerutil.CreateOrUpdate(ctx, r.Client, role, func() (err error) { // want `CreateOrUpdate reads the cached object`
+			role.Rules = rules
+			return controllerutil.SetControllerReference(owner, role, r.Scheme)
+		})
+		return retryErr
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Println(role.Name, result)
+	return nil
+}
+
+// Fixed: the second write assigns a result the first declared, and nothing
+// reads it after: both blank, assigned with =, as err is already declared.
+func (r *Reconciler) resultReassignedUnread(ctx context.Context, ns string, rules []rbacv1.PolicyRule) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "first", Namespace: ns}}
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the OperationResult's variable is assigned again by a later CreateOrUpdate`
+		role.Rules = rules
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Println(result)
+	other := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "second", Namespace: ns}}
+	result, err = controllerutil.CreateOrUpdate(ctx, r.Client, other, func() error { // want `CreateOrUpdate reads the cached object`
+		other.Rules = rules
+		return nil
+	})
+	return err
+}
+
+// No fix: the object is declared outside the retry's function, read after
+// it, and the result is declared in the function: := there would declare a
+// second object.
+func (r *Reconciler) liveShadowed(ctx context.Context, owner client.Object, desired *rbacv1.Role, rules []rbacv1.PolicyRule) error {
+	role := desired.DeepCopy()
+	if err := retry.RetryOnConflict(retry.DefaultBackoff, func() error {
+		result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the object is read after the write, but is declared outside the block`
+			role.Rules = rules
+			return controllerutil.SetControllerReference(owner, role, r.Scheme)
+		})
+		fmt.Println(result)
+		return err
+	}); err != nil {
+		return err
+	}
+	fmt.Println(role.ResourceVersion)
+	return nil
+}
