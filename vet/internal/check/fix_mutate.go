@@ -41,8 +41,9 @@ const (
 		"the helper returns an ssaensure.Result (Created, Configured, Unchanged, Skipped) to use instead (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyNotOwnStatement = "the CreateOrUpdate call is not a statement of its own (`_, err := ...` or `if _, err := ...; err != nil`): " +
 		"assign its error first, then call the helper there"
-	whyCarryForward = "the mutate function carries values forward from the live object (a block run only once it exists, reading it): " +
-		"an apply leaves the fields another writer set alone when this code does not send them — drop the block by hand once the desired object sets none of them (docs/vet.md, \"CreateOrUpdate by hand\")"
+	whyCarryForward = "the mutate function carries values forward from the live object (a block run only once it exists, reading it) " +
+		"and does more than copy them into the desired value it then assigns the object: an apply leaves the fields another writer set alone when this code does not send them — " +
+		"drop the block by hand once the desired object sets none of them (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyDefault = "the mutate function sets a field only while the live object lacks it (a default another writer may change): " +
 		"send it in a separate apply with ssaensure.CreateOnly(), or always, by hand (docs/vet.md, \"CreateOrUpdate by hand\")"
 	whyKeptInIf = "the CreateOrUpdate is in an if's init, and the rewrite needs a statement after the call (the error of another controller's check, " +
@@ -314,6 +315,13 @@ func (p *Pass) CreateOrUpdateFix(call *ast.CallExpr, stack []ast.Node) ([]analys
 			init, ok := s.Init.(*ast.AssignStmt)
 			if ok && len(init.Rhs) == 1 && p.setsOwner(init.Rhs[0], in) && s.Else == nil && len(s.Body.List) == 1 {
 				continue
+			}
+			if ok, why := p.carryForward(s, in, stmts[i+1:], as, stack); ok {
+				// Values carried forward from the live object into the
+				// desired one: an apply leaves them alone (fix_carry.go).
+				continue
+			} else if why != "" {
+				return nil, why
 			}
 			if !p.movable(s, in, reads) {
 				return nil, p.whyBranch(s, in)

@@ -338,10 +338,11 @@ func (r *Reconciler) mutatedSharedMap(ctx context.Context, desired desiredRoles)
 	return err
 }
 
-// No fix: rules carried forward from the live object once it exists.
+// No fix: the rules kept as the live object has them once it exists (set
+// only at creation), which an apply would assert from then on.
 func (r *Reconciler) mutatedCarryForward(ctx context.Context, desired desiredRoles) error {
 	role := desired.role.DeepCopy()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function carries values forward from the live object`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function sets a field, once the object exists, to the live object's`
 		if role.ResourceVersion != "" {
 			desired.role.Rules = role.Rules
 		}
@@ -516,4 +517,83 @@ func (r *Reconciler) liveShadowed(ctx context.Context, owner client.Object, desi
 	}
 	fmt.Println(role.ResourceVersion)
 	return nil
+}
+
+// setRule replaces the rule of r with rule's first verb, or adds it.
+func setRule(r *rbacv1.Role, rule rbacv1.PolicyRule) {
+	for i := range r.Rules {
+		if len(r.Rules[i].Verbs) > 0 && len(rule.Verbs) > 0 && r.Rules[i].Verbs[0] == rule.Verbs[0] {
+			r.Rules[i] = rule
+			return
+		}
+	}
+	r.Rules = append(r.Rules, rule)
+}
+
+// Fixed: once the object exists, a rule of the live object is carried
+// into the desired object the mutate function then assigns (the listener
+// hostnames of network-services-operator's Gateway): the block goes, as an
+// apply leaves alone what another writer set and it does not send; the
+// live object the variable takes after the write is read.
+func (r *Reconciler) carriedForward(ctx context.Context, owner client.Object, desired desiredRoles) error {
+	role := desired.role.DeepCopy()
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		if err := controllerutil.SetControllerReference(owner, role, r.Scheme); err != nil {
+			return fmt.Errorf("setting the controller: %w", err)
+		}
+		// Another controller fills in the first rule's resources.
+		if !role.CreationTimestamp.IsZero() {
+			if first := firstRule(role.Rules); first != nil {
+				setRule(desired.role, *first)
+			}
+		}
+		role.Rules = desired.role.Rules
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Println(role.Name, len(role.Rules), result)
+	return nil
+}
+
+func firstRule(rules []rbacv1.PolicyRule) *rbacv1.PolicyRule {
+	if len(rules) == 0 {
+		return nil
+	}
+	return &rules[0]
+}
+
+// No fix: the desired object the block carries values into is read after
+// the write, which would then see it without them.
+func (r *Reconciler) carriedForwardRead(ctx context.Context, desired desiredRoles) error {
+	role := desired.role.DeepCopy()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function carries values forward from the live object into a value that is read after the write`
+		if role.ResourceVersion != "" {
+			for _, rule := range role.Rules {
+				setRule(desired.role, rule)
+			}
+		}
+		role.Rules = desired.role.Rules
+		return nil
+	})
+	fmt.Println(len(desired.role.Rules))
+	return err
+}
+
+// No fix: the block does more than carry values into the desired object
+// (it logs through the reconciler).
+func (r *Reconciler) carriedForwardLogged(ctx context.Context, desired desiredRoles, log func(...any)) error {
+	role := desired.role.DeepCopy()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function carries values forward from the live object \(a block run only once it exists, reading it\) and does more`
+		if !role.CreationTimestamp.IsZero() {
+			log("carrying", role.Name)
+			for _, rule := range role.Rules {
+				setRule(desired.role, rule)
+			}
+		}
+		role.Rules = desired.role.Rules
+		return nil
+	})
+	return err
 }

@@ -7,7 +7,13 @@ type ObjectMeta struct {
 	Name, Namespace, GenerateName, ResourceVersion string
 	Labels, Annotations                            map[string]string
 	OwnerReferences                                []OwnerReference
+	CreationTimestamp                              Time
 }
+
+// Time is a point in time; its zero value is no time.
+type Time struct{ unix int64 }
+
+func (t *Time) IsZero() bool { return t == nil || t.unix == 0 }
 
 type OwnerReference struct{ Name string }
 
