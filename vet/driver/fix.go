@@ -126,6 +126,7 @@ func fixRound(found []finding, o options, changed map[string][]byte) (map[*findi
 		}
 		c.edits = append(c.edits, testEdits(f, changed)...)
 		c.edits = append(c.edits, stubEdits(f, changed)...)
+		c.edits = append(c.edits, converterEdits(c, changed)...)
 		if _, ok := byPkg[f.pkg]; !ok {
 			order = append(order, f.pkg)
 		}

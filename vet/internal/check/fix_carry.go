@@ -73,13 +73,58 @@ func (p *Pass) carryForward(s *ast.IfStmt, in *literalIntent, rest []ast.Stmt, a
 		if body == nil {
 			return false, whyCarryForward
 		}
-		for id, o := range p.TypesInfo.Uses {
-			if o == root && id.Pos() > as.End() && id.Pos() < body.End() {
-				return false, whyCarryRead
-			}
+		if p.readAfter(body, as.End(), root, text) {
+			return false, whyCarryRead
 		}
 	}
 	return true, ""
+}
+
+// readAfter reports whether body reads, after pos, the sink text of
+// root's variable: the variable itself, a field path that holds the sink
+// or lies within it, or a method of a value that holds it. Other fields
+// of the variable (desired.httpRoute for the sink desired.gateway) are
+// apart from the sink.
+func (p *Pass) readAfter(body *ast.BlockStmt, pos token.Pos, root types.Object, text string) bool {
+	sink := strings.Split(text, ".")
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil || n.End() <= pos {
+			return !found
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			// The chain from the variable out, up to its first method.
+			var chain []*ast.SelectorExpr
+			var e ast.Expr = n
+			for {
+				sel, ok := e.(*ast.SelectorExpr)
+				if !ok {
+					break
+				}
+				chain = append([]*ast.SelectorExpr{sel}, chain...)
+				e = ast.Unparen(sel.X)
+			}
+			id, ok := e.(*ast.Ident)
+			if !ok || p.TypesInfo.Uses[id] != root || id.Pos() <= pos {
+				return true
+			}
+			path := []string{id.Name}
+			for _, sel := range chain {
+				if s := p.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.FieldVal {
+					break
+				}
+				path = append(path, sel.Sel.Name)
+			}
+			k := min(len(path), len(sink))
+			found = strings.Join(path[:k], ".") == strings.Join(sink[:k], ".")
+			return false
+		case *ast.Ident:
+			found = p.TypesInfo.Uses[n] == root && n.Pos() > pos
+		}
+		return !found
+	})
+	return found
 }
 
 // existence reports whether cond is a test that v exists:

@@ -83,7 +83,10 @@ func (r *Reconciler) mutatedNoOwner(ctx context.Context, verbs []string) error {
 }
 
 // desiredRoles holds typed desired objects built elsewhere.
-type desiredRoles struct{ role *rbacv1.Role }
+type desiredRoles struct {
+	role *rbacv1.Role
+	name string
+}
 
 func (d desiredRoles) copyRole() *rbacv1.Role { r := *d.role; return &r }
 
@@ -534,7 +537,8 @@ func setRule(r *rbacv1.Role, rule rbacv1.PolicyRule) {
 // into the desired object the mutate function then assigns (the listener
 // hostnames of network-services-operator's Gateway): the block goes, as an
 // apply leaves alone what another writer set and it does not send; the
-// live object the variable takes after the write is read.
+// live object the variable takes after the write is read, and so is
+// another field of the desired value.
 func (r *Reconciler) carriedForward(ctx context.Context, owner client.Object, desired desiredRoles) error {
 	role := desired.role.DeepCopy()
 	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
@@ -553,7 +557,7 @@ func (r *Reconciler) carriedForward(ctx context.Context, owner client.Object, de
 	if err != nil {
 		return err
 	}
-	fmt.Println(role.Name, len(role.Rules), result)
+	fmt.Println(role.Name, len(role.Rules), result, desired.name)
 	return nil
 }
 
