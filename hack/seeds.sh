@@ -2,9 +2,7 @@
 # hack/seeds.sh: the seed operators fixed in their own code, as their
 # maintainers would do it (docs/seeds.md). For each operator: its build,
 # go vet and unit tests before; ssagen generate into its module and its
-# layout; ssagen vet -fix (on Kargo and agent-sandbox nothing else; on
-# network-services-operator the sites -fix still declines are rewritten by
-# a script of ours, explained in docs/seeds.md); its build, vet and tests
+# layout; ssagen vet -fix, and nothing else; its build, vet and tests
 # after, its pins unchanged; and its seed scenario on envtest before and
 # after, counted. Not part of `make test`: it needs the operators' code.
 #
@@ -177,9 +175,6 @@ nso() {
   say "ssagen vet -fix (each fix checked: build, go vet, the package's tests)"
   vetfix $pkgs
 
-  say "the HTTPProxy controller's sites rewritten by hand (hack/seeds/nso-rewrite.py; docs/seeds.md)"
-  python3 "$root/hack/seeds/nso-rewrite.py"
-  gofmt -w internal/controller
   git diff --stat -- internal/controller
 
   say "network-services-operator: after"
