@@ -44,7 +44,7 @@ func TestVetFixCarryForward(t *testing.T) {
 	if strings.Contains(string(fixed), "ResourceVersion") {
 		t.Errorf("the carry-forward block is still there:\n%s", fixed)
 	}
-	if want := "fake.NewClientBuilder().WithTypeConverters(applyconfiguration.NewTypeConverter(s), clientgoapplyconfigurations.NewTypeConverter(s), managedfields.NewDeducedTypeConverter()).WithScheme(s).Build()"; !strings.Contains(string(fixedTest), want) {
+	if want := "fake.NewClientBuilder().WithScheme(s).WithTypeConverters(applyconfiguration.NewTypeConverter(s), clientgoapplyconfigurations.NewTypeConverter(s), managedfields.NewDeducedTypeConverter()).Build()"; !strings.Contains(string(fixedTest), want) {
 		t.Errorf("fixed test lacks %s:\n%s", want, fixedTest)
 	}
 	goCmd("build")

@@ -205,31 +205,30 @@ func withConverters(name string, src []byte, root string) []edit {
 		if !ok || len(call.Args) != 0 || !isSelector(call.Fun, fakeName, "NewClientBuilder") {
 			return true
 		}
-		// The chain: NewClientBuilder().A(...).B(...)...Build().
+		// The chain: NewClientBuilder().A(...).B(...)...Build(), or a
+		// builder kept in a variable whose every use goes on with it.
 		var scheme ast.Expr
-		last := ""
-		cur := ast.Node(call)
-		for {
-			sel, ok := parents[cur].(*ast.SelectorExpr)
-			if !ok || sel.X != cur {
-				break
-			}
-			next, ok := parents[sel].(*ast.CallExpr)
-			if !ok || next.Fun != sel {
-				break
-			}
-			last = sel.Sel.Name
-			switch last {
+		after := ast.Expr(call) // what the converters follow
+		ok = true
+		last, cur := chain(parents, call, func(name string, c *ast.CallExpr) {
+			switch name {
 			case "WithObjectTracker", "WithTypeConverters":
-				return true
+				ok = false
 			case "WithScheme":
-				if len(next.Args) == 1 {
-					scheme = next.Args[0]
+				if len(c.Args) == 1 {
+					scheme, after = c.Args[0], c
 				}
 			}
-			cur = next
+		})
+		if last != "Build" && ok {
+			last = keptBuilder(parents, cur, func(name string, c *ast.CallExpr) {
+				switch name {
+				case "WithObjectTracker", "WithTypeConverters", "WithScheme":
+					ok = false // set apart from the chain the converters go in
+				}
+			})
 		}
-		if last != "Build" {
+		if !ok || last != "Build" {
 			return true
 		}
 		schemeText := ""
@@ -245,7 +244,7 @@ func withConverters(name string, src []byte, root string) []edit {
 		text := ".WithTypeConverters(" + rootName + ".NewTypeConverter(" + schemeText + "), " +
 			im.name(clientGoACPkg, "clientgoapplyconfigurations") + ".NewTypeConverter(" + schemeText + "), " +
 			im.name(managedFieldsPkg, "managedfields") + ".NewDeducedTypeConverter())"
-		at := off(call.End())
+		at := off(after.End())
 		out = append(out, edit{file: name, start: at, end: at, text: []byte(text)})
 		return true
 	})
@@ -253,6 +252,84 @@ func withConverters(name string, src []byte, root string) []edit {
 		return nil
 	}
 	return append(out, im.edits(name)...)
+}
+
+// chain walks the method calls made on the result of call in turn
+// (call.A(...).B(...)), handing each to each; it returns the name of the
+// last and the last call (call itself when none is made).
+func chain(parents map[ast.Node]ast.Node, call *ast.CallExpr, each func(string, *ast.CallExpr)) (string, ast.Node) {
+	last := ""
+	cur := ast.Node(call)
+	for {
+		sel, ok := parents[cur].(*ast.SelectorExpr)
+		if !ok || sel.X != cur {
+			return last, cur
+		}
+		next, ok := parents[sel].(*ast.CallExpr)
+		if !ok || next.Fun != sel {
+			return last, cur
+		}
+		last = sel.Sel.Name
+		each(last, next)
+		cur = next
+	}
+}
+
+// keptBuilder follows a builder chain end that is assigned to a variable
+// (b := fake.NewClientBuilder().WithScheme(s)) to the uses of the
+// variable in the function that declares it: each must go on with a
+// chain (b.Build(), b.WithObjects(o).Build()), whose calls it hands to
+// each. It returns "Build" when every use ends in Build(), else "".
+func keptBuilder(parents map[ast.Node]ast.Node, end ast.Node, each func(string, *ast.CallExpr)) string {
+	as, ok := parents[end].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != end {
+		return ""
+	}
+	v, ok := as.Lhs[0].(*ast.Ident)
+	if !ok || v.Name == "_" {
+		return ""
+	}
+	var body *ast.BlockStmt
+	for n := parents[as]; n != nil && body == nil; n = parents[n] {
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			body = f.Body
+		case *ast.FuncLit:
+			body = f.Body
+		}
+	}
+	if body == nil {
+		return ""
+	}
+	uses := 0
+	ok = true
+	ast.Inspect(body, func(n ast.Node) bool {
+		id, isID := n.(*ast.Ident)
+		if !ok || !isID || id == v || id.Name != v.Name || id.Pos() < as.End() {
+			return ok
+		}
+		sel, isSel := parents[id].(*ast.SelectorExpr)
+		call, isCall := parents[sel].(*ast.CallExpr)
+		if !isSel || !isCall || call.Fun != sel {
+			ok = false // used other than by a method call: it escapes
+			return false
+		}
+		each(sel.Sel.Name, call)
+		last, _ := chain(parents, call, each)
+		if last == "" {
+			last = sel.Sel.Name
+		}
+		if last != "Build" {
+			ok = false
+			return false
+		}
+		uses++
+		return true
+	})
+	if !ok || uses == 0 {
+		return ""
+	}
+	return "Build"
 }
 
 // plainName reports whether e is a name or a selector of names (s,

@@ -10,9 +10,9 @@ import (
 // TestWithConverters: each fake client builder chain that ends in Build()
 // gets the generated tree's type converter first, then client-go's and the
 // deduced one, over the scheme it is built with (client-go's when it names
-// none), and the imports they need; a builder that escapes, already sets
-// converters or an object tracker, or takes its scheme from a call, is left
-// alone.
+// none), and the imports they need, in a chain or a variable it is kept in
+// for more; a builder that escapes, is never built, already sets converters
+// or an object tracker, or takes its scheme from a call, is left alone.
 func TestWithConverters(t *testing.T) {
 	const head = "package x\n\nimport (\n\t\"testing\"\n\n\t\"sigs.k8s.io/controller-runtime/pkg/client/fake\"\n)\n\n"
 	const conv = ".WithTypeConverters(ssa.NewTypeConverter(%s), clientgoapplyconfigurations.NewTypeConverter(%s), managedfields.NewDeducedTypeConverter())"
@@ -21,12 +21,19 @@ func TestWithConverters(t *testing.T) {
 		want       string // the chain after the edit, "" for no edit
 	}{
 		{"scheme", "c := fake.NewClientBuilder().WithScheme(testScheme).WithObjects(o).Build()",
-			"fake.NewClientBuilder()" + strings.ReplaceAll(conv, "%s", "testScheme") + ".WithScheme(testScheme).WithObjects(o).Build()"},
+			"fake.NewClientBuilder().WithScheme(testScheme)" + strings.ReplaceAll(conv, "%s", "testScheme") + ".WithObjects(o).Build()"},
 		{"selector scheme", "c := fake.NewClientBuilder().WithScheme(s.scheme).Build()",
-			"fake.NewClientBuilder()" + strings.ReplaceAll(conv, "%s", "s.scheme") + ".WithScheme(s.scheme).Build()"},
+			"fake.NewClientBuilder().WithScheme(s.scheme)" + strings.ReplaceAll(conv, "%s", "s.scheme") + ".Build()"},
 		{"no scheme", "c := fake.NewClientBuilder().Build()",
 			"fake.NewClientBuilder()" + strings.ReplaceAll(conv, "%s", "clientgoscheme.Scheme") + ".Build()"},
-		{"escapes", "b := fake.NewClientBuilder().WithScheme(s)", ""},
+		{"kept in a variable", "b := fake.NewClientBuilder().WithScheme(s).WithObjects(o)\nc := b.Build()",
+			"fake.NewClientBuilder().WithScheme(s)" + strings.ReplaceAll(conv, "%s", "s") + ".WithObjects(o)"},
+		{"kept, then more", "b := fake.NewClientBuilder().WithScheme(s)\nc := b.WithObjects(o).Build()",
+			"fake.NewClientBuilder().WithScheme(s)" + strings.ReplaceAll(conv, "%s", "s")},
+		{"kept, then a tracker", "b := fake.NewClientBuilder().WithScheme(s)\nc := b.WithObjectTracker(tr).Build()", ""},
+		{"kept, then the scheme", "b := fake.NewClientBuilder()\nc := b.WithScheme(s).Build()", ""},
+		{"escapes", "b := fake.NewClientBuilder().WithScheme(s)\nc := build(b)", ""},
+		{"never built", "b := fake.NewClientBuilder().WithScheme(s)\nc := b", ""},
 		{"converters set", "c := fake.NewClientBuilder().WithTypeConverters(tc).Build()", ""},
 		{"tracker", "c := fake.NewClientBuilder().WithObjectTracker(tr).Build()", ""},
 		{"scheme from a call", "c := fake.NewClientBuilder().WithScheme(newScheme()).Build()", ""},
