@@ -18,7 +18,10 @@ import (
 // converter, under which the fake merges the listeners by name as the API
 // server does; without it the fake's deduced schema makes the list atomic,
 // the apply drops the hostname and the check declines the fix. The
-// package builds, passes go vet and its test, before and after.
+// package builds, passes go vet and its test, before and after. The Proxy
+// holds a uint64, so the converter is the tree's own (it reads such kinds
+// through their JSON); internal/adoption's TestVetFixCarryForward runs the
+// same in an operator module of its own, at the oldest supported pins.
 func TestVetFixCarryForward(t *testing.T) {
 	bin, file, pkg, goCmd := vetFixPackage(t, "zzvetfixcarry", carrySrc, carryTest)
 	goCmd("test", "-count=1")
