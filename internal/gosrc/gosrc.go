@@ -7,6 +7,25 @@ import (
 	"go/types"
 )
 
+// Parents maps each node under root (root excluded) to the node that
+// holds it.
+func Parents(root ast.Node) map[ast.Node]ast.Node {
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return parents
+}
+
 // Qualifiers returns the names used as the left side of a selector
 // (x in x.Y) anywhere under n: the package names a file still uses.
 func Qualifiers(n ast.Node) map[string]bool {

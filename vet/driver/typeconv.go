@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ssagen/ssagen/internal/gosrc"
 )
 
 // The fake client applies as the API server does. controller-runtime's
@@ -186,19 +188,7 @@ func withConverters(name string, src []byte, root string) []edit {
 		return nil
 	}
 	off := im.off
-	parents := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(file, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
+	parents := gosrc.Parents(file)
 	var out []edit
 	ast.Inspect(file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/internal/gosrc"
 )
 
 // The OperationResult of a CreateOrUpdate becomes the helper's
@@ -184,19 +185,7 @@ func objName(in *literalIntent) string {
 // helper's Result, renamed to rename unless it is "": the edits, or false
 // when a use is none of those a Result can take.
 func (p *Pass) resultUses(f *Fixer, body *ast.BlockStmt, uses []*ast.Ident, rename string) ([]analysis.TextEdit, bool) {
-	parents := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
+	parents := gosrc.Parents(body)
 	rt := ""
 	runtime := func() string {
 		if rt == "" {
