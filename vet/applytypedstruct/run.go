@@ -37,15 +37,31 @@ func run(cp *check.Pass) {
 		if fsel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			status = p.IsStatusWriter(fsel.X)
 		}
-		if lit := p.fixedLiteral(call.Args[1], check.FuncBody(stack)); lit != nil && !p.zeroSent(t, lit, true, status, 0) {
+		lit := p.fixedLiteral(call.Args[1], check.FuncBody(stack))
+		if lit != nil && !p.zeroSent(t, lit, true, status, 0) {
 			return // every field it sends was written on purpose
 		}
+		why := whyZeroLiteral
+		if lit == nil {
+			why = whyBuiltElsewhere
+		}
 		target := check.Ensures(p.KindOf(call.Args[1]), false)
-		p.ReportFinding(check.NewFinding(call.Pos(), contract.CategoryApplyTypedStruct,
+		p.ReportFinding(check.WithWhy(check.NewFinding(call.Pos(), contract.CategoryApplyTypedStruct,
 			"server-side apply of a typed Go struct: every zero-valued field without omitempty is sent, so this manager claims fields it never meant to set (controller-runtime #2702)",
-			check.HelperFix(target)+" with a typed apply configuration: only the fields you set are sent", target))
+			check.HelperFix(target)+" with a typed apply configuration: only the fields you set are sent", target), why))
 	})
 }
+
+// Why -fix leaves an apply of a typed struct to its author: the cure is
+// to send only the fields meant, and which those are is the author's
+// knowledge. The generated converter would send exactly what the Patch
+// sends, zero values included, so it would hide the finding, not fix it.
+const (
+	whyBuiltElsewhere = "the object is not one literal in sight (it is built elsewhere, or changed after its literal), so which of its zero values were set on purpose is not known here (its converted apply configuration " +
+		"would send them as the Patch does): build its apply configuration where the object is built, with only the fields you mean to own, and pass it to the helper"
+	whyZeroLiteral = "the literal leaves fields at their zero value that encoding/json sends, and whether any was meant is yours to say: " +
+		"build the apply configuration of the fields you set and pass it to the helper"
+)
 
 // sendsItsFields says an apply of a value of static type t sends t's
 // struct fields as encoding/json writes them. Not for an interface (what
