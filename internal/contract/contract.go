@@ -64,6 +64,31 @@ func HelperAlias(helperPkg string) string {
 	return identifier(base) + HelperPkgName
 }
 
+// ImportName is the name a package (path, its package name name) is
+// imported by where a file does not import it yet, as vet's fixes and
+// their test edits write it: the runtime as ssaensure, a helper
+// package by HelperAlias, an apply configuration package (suffix "ac")
+// or a versioned API package by its parent's name and its own (corev1ac,
+// corev1), any other by its name.
+func ImportName(path, name, suffix string) string {
+	switch {
+	case path == RuntimePkg:
+		return RuntimeAlias
+	case IsHelperPkg(path):
+		return HelperAlias(path)
+	}
+	elems := strings.Split(path, "/")
+	if len(elems) >= 2 && (suffix != "" || IsVersion(elems[len(elems)-1])) {
+		name = elems[len(elems)-2] + elems[len(elems)-1]
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '-' || r == '_' {
+			return -1
+		}
+		return r
+	}, name) + suffix
+}
+
 var versionRE = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
 
 // IsVersion reports an API version as a package path element (v1,

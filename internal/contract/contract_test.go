@@ -31,3 +31,20 @@ func TestOwnedChangesKind(t *testing.T) {
 		}
 	}
 }
+
+func TestImportName(t *testing.T) {
+	for _, c := range []struct{ path, name, suffix, want string }{
+		{RuntimePkg, "ensure", "", RuntimeAlias},
+		{"example.com/op/internal/ssa/core/v1/ensure", "ensure", "", "corev1ensure"},
+		{"example.com/op/internal/ssa/core/v1", "v1", "ac", "corev1ac"},
+		{"k8s.io/api/rbac/v1beta1", "v1beta1", "", "rbacv1beta1"},
+		{"sigs.k8s.io/gateway-api/apis/v1", "v1", "", "apisv1"},
+		{"example.com/op/internal/ssa", "ssa", "", "ssa"},
+		{"k8s.io/client-go/applyconfigurations", "applyconfigurations", "", "applyconfigurations"},
+		{"example.com/my-api/v1", "v1", "", "myapiv1"},
+	} {
+		if got := ImportName(c.path, c.name, c.suffix); got != c.want {
+			t.Errorf("ImportName(%q, %q, %q) = %q, want %q", c.path, c.name, c.suffix, got, c.want)
+		}
+	}
+}

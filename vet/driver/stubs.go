@@ -269,27 +269,11 @@ func uses(body *ast.BlockStmt, name string) bool {
 // preferredName is the name a package is imported by when the test file
 // does not import it yet: as -fix names it in the code it rewrites.
 func preferredName(r vet.TypeRef) string {
-	if r.Path == contract.RuntimePkg {
-		return contract.RuntimeAlias
+	suffix := ""
+	if strings.Contains(r.Path, "applyconfiguration") {
+		suffix = "ac"
 	}
-	elems := strings.Split(r.Path, "/")
-	n := len(elems)
-	switch {
-	case strings.Contains(r.Path, "applyconfiguration") && n >= 2:
-		return clean(elems[n-2] + elems[n-1] + "ac")
-	case n >= 2 && len(elems[n-1]) > 1 && elems[n-1][0] == 'v' && elems[n-1][1] >= '0' && elems[n-1][1] <= '9':
-		return clean(elems[n-2] + elems[n-1])
-	}
-	return r.Pkg
-}
-
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '.' || r == '-' || r == '_' {
-			return -1
-		}
-		return r
-	}, s)
+	return contract.ImportName(r.Path, r.Pkg, suffix)
 }
 
 // imports are a test file's imports, and those the stubs add.

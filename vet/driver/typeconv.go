@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ssagen/ssagen/internal/contract"
 	"github.com/ssagen/ssagen/internal/gosrc"
 )
 
@@ -230,7 +231,7 @@ func withConverters(name string, src []byte, root string) []edit {
 		default:
 			return true
 		}
-		rootName := im.name(root, clean(root[strings.LastIndex(root, "/")+1:]))
+		rootName := im.name(root, contract.ImportName(root, root[strings.LastIndex(root, "/")+1:], ""))
 		text := ".WithTypeConverters(" + rootName + ".NewTypeConverter(" + schemeText + "), " +
 			im.name(clientGoACPkg, "clientgoapplyconfigurations") + ".NewTypeConverter(" + schemeText + "), " +
 			im.name(managedFieldsPkg, "managedfields") + ".NewDeducedTypeConverter())"

@@ -85,27 +85,7 @@ func (f *Fixer) Qualify(pkg *types.Package, suffix string) string {
 		f.imports[pkg.Path()] = name
 		return name
 	}
-	var base string
-	switch {
-	case pkg.Path() == contract.RuntimePkg:
-		base = contract.RuntimeAlias
-	case contract.IsHelperPkg(pkg.Path()):
-		base = contract.HelperAlias(pkg.Path())
-	default:
-		elems := strings.Split(pkg.Path(), "/")
-		base = pkg.Name()
-		// An apply configuration package: corev1ac; a versioned API
-		// package: corev1; any other its name (builder).
-		if len(elems) >= 2 && (suffix != "" || contract.IsVersion(elems[len(elems)-1])) {
-			base = elems[len(elems)-2] + elems[len(elems)-1]
-		}
-		base = strings.Map(func(r rune) rune {
-			if r == '.' || r == '-' || r == '_' {
-				return -1
-			}
-			return r
-		}, base) + suffix
-	}
+	base := contract.ImportName(pkg.Path(), pkg.Name(), suffix)
 	name := base
 	for i := 2; f.taken(name); i++ {
 		name = fmt.Sprintf("%s%d", base, i)
