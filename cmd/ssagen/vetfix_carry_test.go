@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,17 +22,7 @@ import (
 func TestVetFixCarryForward(t *testing.T) {
 	bin, file, pkg, goCmd := vetFixPackage(t, "zzvetfixcarry", carrySrc, carryTest)
 	goCmd("test", "-count=1")
-	cmd := exec.Command(bin, "vet", "-fix", pkg)
-	cmd.Dir = "../.."
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("vet -fix: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "ssagen vet -fix: rewrote 1 of 1 sites; 2 file(s) changed (1 of them tests)") {
-		t.Errorf("-fix output:\n%s", out)
-	}
-	fixed, _ := os.ReadFile(file)
-	fixedTest, _ := os.ReadFile(filepath.Join(filepath.Dir(file), "x_test.go"))
+	fixed, fixedTest := vetFixRun(t, bin, pkg, file, "ssagen vet -fix: rewrote 1 of 1 sites; 2 file(s) changed (1 of them tests)")
 	for _, want := range []string{
 		"proxy.Spec = desired.Spec\n",
 		"apiv1alpha1ensure.EnsureProxy(ctx, r.Client, nil, apiv1alpha1ac.FromProxy(proxy), ssaensure.NoOwner())",

@@ -109,6 +109,25 @@ func vetFixPackage(t *testing.T, prefix, src, test string) (bin, file, pkg strin
 	return bin, filepath.Join(dir, "x.go"), pkg, goCmd
 }
 
+// vetFixRun runs ssagen vet -fix on pkg, whose x.go is file, checks that
+// its summary says summary, and returns x.go and x_test.go as it left
+// them.
+func vetFixRun(t *testing.T, bin, pkg, file, summary string) (fixed, fixedTest []byte) {
+	t.Helper()
+	cmd := exec.Command(bin, "vet", "-fix", pkg)
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("vet -fix: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), summary) {
+		t.Errorf("-fix output:\n%s", out)
+	}
+	fixed, _ = os.ReadFile(file)
+	fixedTest, _ = os.ReadFile(filepath.Join(filepath.Dir(file), "x_test.go"))
+	return fixed, fixedTest
+}
+
 const safeSrc = `package x
 
 import (

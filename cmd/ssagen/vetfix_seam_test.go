@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,17 +17,7 @@ import (
 func TestVetFixSeam(t *testing.T) {
 	bin, file, pkg, goCmd := vetFixPackage(t, "zzvetfixseam", seamSrc, seamTest)
 	goCmd("test", "-count=1")
-	cmd := exec.Command(bin, "vet", "-fix", pkg)
-	cmd.Dir = "../.."
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("vet -fix: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "ssagen vet -fix: rewrote 2 of 2 sites; 2 file(s) changed (1 of them tests)") {
-		t.Errorf("-fix output:\n%s", out)
-	}
-	fixed, _ := os.ReadFile(file)
-	fixedTest, _ := os.ReadFile(filepath.Join(filepath.Dir(file), "x_test.go"))
+	fixed, fixedTest := vetFixRun(t, bin, pkg, file, "ssagen vet -fix: rewrote 2 of 2 sites; 2 file(s) changed (1 of them tests)")
 	for _, want := range []string{
 		"createRoleFn func(context.Context, client.Client, client.Object, *rbacv1ac.RoleApplyConfiguration, ...ssaensure.ApplyOption) (*rbacv1.Role, ssaensure.Result, error)",
 		"r.createRoleFn = rbacensure.EnsureRole",
