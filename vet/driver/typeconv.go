@@ -103,41 +103,42 @@ func declares(name string, text []byte) bool {
 	return err == nil && bytes.Contains(b, text)
 }
 
-// quoted finds the import paths a fix's text adds.
-var quoted = regexp.MustCompile(`"([^"\s]+/ensure)"`)
+// quoted finds the import paths a fix's text names.
+var quoted = regexp.MustCompile(`"([^"\s]+)"`)
 
 // treeRoots are the import paths of the generated trees whose helper
-// packages (…/ensure) c's edits of the package's own files name: the
-// nearest folder above each, in the package's module, that declares
-// NewTypeConverter.
+// packages c's edits of the package's own files name: the nearest folder
+// above each, in the package's module, that declares NewTypeConverter.
 func treeRoots(c *candidate, changed map[string][]byte) []string {
 	mod := c.f.pkg.Module
 	if mod == nil || mod.Dir == "" {
 		return nil
 	}
 	helpers := map[string]bool{}
+	texts := map[string][]byte{} // the text c's edits write, by file
 	for _, e := range c.edits {
-		if strings.HasSuffix(e.file, "_test.go") {
-			continue
+		if !strings.HasSuffix(e.file, "_test.go") {
+			texts[e.file] = append(texts[e.file], e.text...)
 		}
-		for _, m := range quoted.FindAllSubmatch(e.text, -1) {
-			helpers[string(m[1])] = true
+	}
+	for name, text := range texts {
+		for _, m := range quoted.FindAllSubmatch(text, -1) {
+			if contract.IsHelperPkg(string(m[1])) {
+				helpers[string(m[1])] = true
+			}
 		}
 		// A helper package the file already imports, named in the text.
-		src, ok := changed[e.file]
+		src, ok := changed[name]
 		if !ok {
-			src, _ = os.ReadFile(e.file)
+			src, _ = os.ReadFile(name)
 		}
-		file, err := parser.ParseFile(token.NewFileSet(), e.file, src, parser.ImportsOnly)
+		file, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly)
 		if err != nil {
 			continue
 		}
 		for _, spec := range file.Imports {
 			path, _ := strconv.Unquote(spec.Path.Value)
-			if spec.Name == nil || !strings.HasSuffix(path, "/ensure") {
-				continue
-			}
-			if bytes.Contains(e.text, []byte(spec.Name.Name+".")) {
+			if spec.Name != nil && contract.IsHelperPkg(path) && bytes.Contains(text, []byte(spec.Name.Name+".")) {
 				helpers[path] = true
 			}
 		}
