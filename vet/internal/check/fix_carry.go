@@ -58,7 +58,7 @@ func (p *Pass) carryForward(s *ast.IfStmt, in *literalIntent, rest []ast.Stmt, a
 	if in.variable == nil || s.Init != nil || s.Else != nil || !p.existence(s.Cond, in.variable) {
 		return false, ""
 	}
-	c := &carry{p: p, v: in.variable, locals: map[types.Object]bool{}, sinks: map[string]types.Object{}}
+	c := &carry{p: p, v: in.variable, locals: map[types.Object]bool{}, sinks: map[string]*types.Var{}}
 	if !c.stmts(s.Body.List) || len(c.sinks) == 0 {
 		if c.whole {
 			return false, whyCarryWhole
@@ -69,7 +69,7 @@ func (p *Pass) carryForward(s *ast.IfStmt, in *literalIntent, rest []ast.Stmt, a
 		if !p.assignedLater(text, in.variable, rest) {
 			return false, whyCarryForward
 		}
-		body := declaringBody(stack, root.(*types.Var))
+		body := declaringBody(stack, root)
 		if body == nil {
 			return false, whyCarryForward
 		}
@@ -85,7 +85,7 @@ func (p *Pass) carryForward(s *ast.IfStmt, in *literalIntent, rest []ast.Stmt, a
 // or lies within it, or a method of a value that holds it. Other fields
 // of the variable (desired.httpRoute for the sink desired.gateway) are
 // apart from the sink.
-func (p *Pass) readAfter(body *ast.BlockStmt, pos token.Pos, root types.Object, text string) bool {
+func (p *Pass) readAfter(body *ast.BlockStmt, pos token.Pos, root *types.Var, text string) bool {
 	sink := strings.Split(text, ".")
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -188,8 +188,8 @@ type carry struct {
 	p      *Pass
 	v      *types.Var
 	locals map[types.Object]bool
-	sinks  map[string]types.Object // sink text → its root variable
-	whole  bool                    // a field set whole to the live object's was met
+	sinks  map[string]*types.Var // sink text → its root variable
+	whole  bool                  // a field set whole to the live object's was met
 }
 
 func (c *carry) stmts(list []ast.Stmt) bool {
