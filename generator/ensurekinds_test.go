@@ -70,39 +70,6 @@ func TestSkipsForeignPackages(t *testing.T) {
 	}
 }
 
-// TestAllOfK8sAPIInOneRun: every package of k8s.io/api v0.37 generates
-// in one run of applyconfiguration-gen's mode. The packages without a
-// client (apidiscovery v2 and v2beta1) get the verdict core/v1 gets for
-// list-map keys on optional fields: a warning, as for every built-in,
-// OpenAPI-served package, not the error a CRD gets.
-func TestAllOfK8sAPIInOneRun(t *testing.T) {
-	var warnings strings.Builder
-	trees, err := generator.Render(generator.Config{
-		Packages:  []string{"k8s.io/api/..."},
-		Compat:    "applyconfiguration-gen",
-		OutputDir: "testdata/allapi",
-		OutputPkg: module + "/generator/testdata/allapi",
-		Warnings:  &warnings,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dirs := map[string]bool{}
-	for _, tr := range trees {
-		for _, f := range tr.Files {
-			dirs[filepath.Dir(f.Path)] = true
-		}
-	}
-	for _, want := range []string{"apidiscovery/v2", "apidiscovery/v2beta1", "core/v1", "apps/v1"} {
-		if !dirs[want] {
-			t.Errorf("no output for %s", want)
-		}
-	}
-	if !strings.Contains(warnings.String(), "apidiscovery/v2/types.go") {
-		t.Errorf("no warning for apidiscovery/v2's optional list-map keys:\n%s", warnings.String())
-	}
-}
-
 // TestEnsureKindWithoutApplyConfigurations: --ensure-kinds alone for a
 // kind whose module ships no apply configurations generates the builders
 // of that kind and of what it reaches — not of the package's other kinds

@@ -129,14 +129,34 @@ func (l *loader) structDecls(dir string) map[string]*ast.StructType {
 
 // structDeclsOf parses one file (once) and returns its struct types.
 func (l *loader) structDeclsOf(file string) map[string]*ast.StructType {
-	if m, ok := l.structs[file]; ok {
-		return m
+	return l.parsedDecls(file).structs
+}
+
+// fileDecls are the struct types of a parsed file, and the paths its
+// imports name (by the name the file uses).
+type fileDecls struct {
+	structs map[string]*ast.StructType
+	imports map[string]string
+}
+
+// parsedDecls parses one file once.
+func (l *loader) parsedDecls(file string) fileDecls {
+	if d, ok := l.structs[file]; ok {
+		return d
 	}
-	out := map[string]*ast.StructType{}
-	l.structs[file] = out
+	d := fileDecls{structs: map[string]*ast.StructType{}, imports: map[string]string{}}
+	l.structs[file] = d
 	f, err := parser.ParseFile(l.fset, file, nil, parser.SkipObjectResolution)
 	if err != nil {
-		return out
+		return d
+	}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		d.imports[name] = path
 	}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -146,12 +166,12 @@ func (l *loader) structDeclsOf(file string) map[string]*ast.StructType {
 		for _, s := range gd.Specs {
 			if ts, ok := s.(*ast.TypeSpec); ok {
 				if st, ok := ts.Type.(*ast.StructType); ok {
-					out[ts.Name.Name] = st
+					d.structs[ts.Name.Name] = st
 				}
 			}
 		}
 	}
-	return out
+	return d
 }
 
 // sameJSON checks an apply configuration against the type it configures:

@@ -305,7 +305,7 @@ func newLoader(cfg Config, set *packageSet, only map[string]map[string]bool) *lo
 		externalErr: map[string]string{},
 		modules:     map[string]*packages.Module{},
 		discovered:  map[string]discovery{},
-		structs:     map[string]map[string]*ast.StructType{},
+		structs:     map[string]fileDecls{},
 		unexported:  map[*model.Type][]token.Position{},
 		typeErrs:    typeErrs{},
 
@@ -444,6 +444,7 @@ func (l *loader) universe(external []*model.GroupVersion, anyKind bool) (*model.
 	l.warnPatchTags()
 	l.resolveJSON()
 	l.validate()
+	l.followPublishers()
 	u := &model.Universe{Types: l.types, OutputPkg: l.cfg.OutputPkg, Ensure: l.cfg.Ensure}
 	l.k8sFit(u)
 	l.markUnreflectable(u)
@@ -520,9 +521,9 @@ type loader struct {
 	// what discover found per type package.
 	modules    map[string]*packages.Module
 	discovered map[string]discovery
-	// structs are the struct declarations of parsed files of apply
+	// structs are the declarations of parsed files of apply
 	// configuration packages, by file name.
-	structs map[string]map[string]*ast.StructType
+	structs map[string]fileDecls
 	// checking guards checkApplyConfig against recursive named slices.
 	checking map[*model.Type]bool
 	// unexported holds where each struct declares unexported fields,

@@ -7,6 +7,7 @@
 package realapis
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -51,7 +52,29 @@ type api struct {
 	// make test leaves it to make test-matrix (compiling another
 	// client-go costs minutes on a fresh machine).
 	older bool
+	// convert are kinds whose converters are checked by property in the
+	// scratch module (testdata/convprop).
+	convert []kinds
 }
+
+// kinds are kinds of a types package whose apply configurations the run
+// writes under pkg/ac/<ac>.
+type kinds struct {
+	ac    string
+	names []string
+}
+
+// trainerExternal is Kubeflow Trainer's own --applyconfig-externals
+// (hack/update-codegen.sh at v2.0.0): JobSet's published apply
+// configurations and client-go's, type by type.
+var trainerExternal = "sigs.k8s.io/jobset/api/jobset/v1alpha2.JobSetSpec:sigs.k8s.io/jobset/client-go/applyconfiguration/jobset/v1alpha2," +
+	"k8s.io/api/core/v1.EnvVar:k8s.io/client-go/applyconfigurations/core/v1," +
+	"k8s.io/api/core/v1.EnvFromSource:k8s.io/client-go/applyconfigurations/core/v1," +
+	"k8s.io/api/core/v1.ResourceRequirements:k8s.io/client-go/applyconfigurations/core/v1," +
+	"k8s.io/api/core/v1.Toleration:k8s.io/client-go/applyconfigurations/core/v1," +
+	"k8s.io/api/core/v1.Volume:k8s.io/client-go/applyconfigurations/core/v1," +
+	"k8s.io/api/core/v1.VolumeMount:k8s.io/client-go/applyconfigurations/core/v1," +
+	"k8s.io/api/autoscaling/v2.MetricSpec:k8s.io/client-go/applyconfigurations/autoscaling/v2"
 
 var apis = []api{
 	{
@@ -122,6 +145,49 @@ var apis = []api{
 		older:   true,
 	},
 	{
+		// Apply configurations of two other modules (JobSet's, client-go's)
+		// mapped type by type, in applyconfiguration-gen's mode: the
+		// builders keep what no flag maps raw (a corev1.LocalObjectReference
+		// field) as Trainer's published package does, while the converters
+		// of the mapped types build what their publishers declared for the
+		// same types (EnvFromSource's ConfigMapRef embeds a
+		// LocalObjectReferenceApplyConfiguration), across packages (JobSet's
+		// ReplicatedJob holds client-go's JobTemplateSpec).
+		name: "kubeflow-trainer",
+		require: []string{"github.com/kubeflow/trainer/v2@v2.0.0", "sigs.k8s.io/jobset@v0.8.2",
+			"k8s.io/client-go@v0.32.2", "k8s.io/api@v0.32.2", "k8s.io/apimachinery@v0.32.2"},
+		imports: []string{"github.com/kubeflow/trainer/v2/pkg/apis/trainer/v1alpha1",
+			"github.com/kubeflow/trainer/v2/pkg/client/applyconfiguration/trainer/v1alpha1",
+			"sigs.k8s.io/jobset/client-go/applyconfiguration/jobset/v1alpha2",
+			"k8s.io/client-go/applyconfigurations/autoscaling/v2"},
+		args: []string{"--compat=applyconfiguration-gen", "--output-dir", "pkg/ac",
+			"--external-applyconfigurations", trainerExternal, "github.com/kubeflow/trainer/v2/pkg/apis/trainer/v1alpha1"},
+		published: "github.com/kubeflow/trainer/v2/pkg/client/applyconfiguration/trainer/v1alpha1",
+		compared:  "trainer/v1alpha1",
+		convert:   []kinds{{"trainer/v1alpha1", []string{"TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"}}},
+		older:     true, // at Trainer's own k8s.io v0.32.2 in make test-matrix
+	},
+	{
+		// All of k8s.io/api in one run of applyconfiguration-gen's mode, in
+		// a user's module: meta/v1's published apply configurations map only
+		// applyconfiguration-gen's defaults, so DeleteOptions (an Eviction's)
+		// brings client-go's Preconditions apply configuration with it. The
+		// packages without a client (apidiscovery v2 and v2beta1) get the
+		// verdict core/v1 gets for list-map keys on optional fields: a
+		// warning, as for every built-in, OpenAPI-served package.
+		name:    "k8s-all-api",
+		require: []string{"k8s.io/api@v0.37.0", "k8s.io/client-go@v0.37.0"},
+		imports: []string{"k8s.io/api/core/v1"},
+		args:    []string{"--compat=applyconfiguration-gen", "--output-dir", "pkg/ac", "k8s.io/api/..."},
+		warn:    []string{"apidiscovery/v2/types.go"},
+		convert: []kinds{
+			{"policy/v1", []string{"Eviction"}},
+			{"apps/v1", []string{"StatefulSet", "Deployment"}},
+			{"core/v1", []string{"Pod", "Service"}},
+			{"autoscaling/v2", []string{"HorizontalPodAutoscaler"}},
+		},
+	},
+	{
 		// k8s.io/api's core/v1 in a module without client-go: meta/v1 is
 		// generated whole, and the kinds' converters call the object
 		// metadata converter generated beside it.
@@ -168,6 +234,9 @@ func TestRealAPIs(t *testing.T) {
 			scratch.Run(t, mod, "go", "vet", "./pkg/...")
 			if a.published != "" {
 				compare(t, mod, a)
+			}
+			if len(a.convert) > 0 {
+				checkConverters(t, mod, a.convert)
 			}
 		})
 	}
@@ -276,4 +345,51 @@ func compare(t *testing.T, mod string, a api) {
 		t.Fatalf("only %d declarations published in %s", len(s[a.published]), a.published)
 	}
 	t.Logf("%d declarations alike", len(s[a.published]))
+}
+
+// checkConverters checks the converters of the kinds by property in the
+// scratch module (testdata/convprop), at its own pins: 20 random objects
+// a kind.
+func checkConverters(t *testing.T, mod string, ks []kinds) {
+	src, err := os.ReadFile(filepath.Join("testdata", "convprop", "convprop.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch.Write(t, filepath.Join(mod, "pkg", "convprop", "convprop.go"), string(src))
+	var b strings.Builder
+	b.WriteString("package convprop\n\nimport (\n\t\"testing\"\n\n")
+	for i, k := range ks {
+		fmt.Fprintf(&b, "\tac%d %q\n", i, "example.com/scratch/pkg/ac/"+k.ac)
+	}
+	b.WriteString(")\n\nfunc TestConverters(t *testing.T) {\n")
+	for i, k := range ks {
+		dir := filepath.Join(mod, "pkg", "ac", filepath.FromSlash(k.ac))
+		for _, n := range k.names {
+			// A kind with a status subresource leaves its status to
+			// StatusFrom<Kind>.
+			status := grep(t, dir, "func StatusFrom"+n+"(")
+			fmt.Fprintf(&b, "\tCheck(t, %q, 20, ac%d.From%s, %v)\n", n, i, n, status)
+		}
+	}
+	b.WriteString("}\n")
+	scratch.Write(t, filepath.Join(mod, "pkg", "convprop", "kinds_test.go"), b.String())
+	scratch.Run(t, mod, "go", "test", "-count=1", "./pkg/convprop")
+}
+
+// grep reports whether a Go file of dir holds s.
+func grep(t *testing.T, dir, s string) bool {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", dir, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), s) {
+			return true
+		}
+	}
+	return false
 }
