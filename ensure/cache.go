@@ -187,7 +187,7 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	// typed merge.
 	cur := ownedHash(live, k.manager, k.subresource)
 	if e.owned != 0 && cur == 0 {
-		// Our entry is gone: the managedFields were reset (wasReset), or
+		// Our entry is gone: the managedFields were reset (repairReset), or
 		// other writers took every field of ours. Whatever the values
 		// say, an apply would change ownership: it is sent.
 		return false

@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -293,6 +294,22 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	if o.preview != nil {
 		return previewed(obj, p, o)
 	}
+	if released, ok := releaseShared(obj.GetManagedFields(), o.fieldManager, p.at.subresource()); ok {
+		// The apply after a managedFields reset: its fields are recorded
+		// as shared with "before-first-apply" (repairReset).
+		res := record(obj, p, o)
+		if err := patchManagedFields(ctx, c, obj, released); err != nil {
+			// The apply stands; unseen, the object is released by the
+			// next call's repair.
+			p.mem.forget(p.key)
+			log.FromContext(ctx).Info("ensure: the fields of the apply after a managedFields reset stay shared with before-first-apply until the next call", "kind", in.gvk.Kind, "name", in.name, "error", err.Error())
+			return res, nil
+		}
+		repaired(ctx, c, in, repairReset)
+		obj.GetObjectKind().SetGroupVersionKind(in.gvk)
+		p.mem.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()))
+		return res, nil
+	}
 	return record(obj, p, o), nil
 }
 
@@ -365,9 +382,6 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 	if p.exists && !o.alwaysSend && p.mem.fresh(p.key, hash, obj, in, o) {
 		return nil, Skipped, nil
 	}
-	if p.exists && o.preview == nil && wasReset(obj, o.fieldManager, sub) {
-		repaired(ctx, c, in, repairReset)
-	}
 	if p.exists {
 		p.before, p.uid = version(obj), obj.GetUID()
 		p.resourceVersion, p.entries = obj.GetResourceVersion(), obj.GetManagedFields()
@@ -391,20 +405,6 @@ func resendRestamped(ctx context.Context, c client.Client, obj client.Object, p 
 	err := send(ctx, c, obj, p, o)
 	applyLatency.WithLabelValues(metricsNameOf(c), p.in.gvk.Kind).Observe(time.Since(start).Seconds())
 	return err
-}
-
-// wasReset reports an object whose managedFields were reset to one
-// "before-first-apply" entry (kubernetes #136919) and hold no apply entry
-// of manager on sub any more.
-func wasReset(live client.Object, manager, sub string) bool {
-	reset := false
-	for _, e := range live.GetManagedFields() {
-		if e.Manager == manager && e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == sub {
-			return false
-		}
-		reset = reset || e.Manager == beforeFirstApply
-	}
-	return reset
 }
 
 // beforeFirstApply is the manager the API server gives every field of an

@@ -28,10 +28,14 @@ import (
 const (
 	// repairReset: the object's managedFields were reset — wiped and
 	// rebuilt as one "before-first-apply" entry holding every field
-	// (kubernetes #136919: a conversion webhook down) — and this manager
-	// has no entry left. No skip stands on that: one apply takes back the
-	// intent's fields, shared with "before-first-apply", which keeps
-	// everything else (nothing is pruned that someone else may have set).
+	// (kubernetes #136919: a conversion webhook down) — and this manager's
+	// entry went with them. No skip stands on that: one apply takes back
+	// the intent's fields, which the API server then records as shared
+	// with "before-first-apply"; one more patch takes them out of
+	// "before-first-apply"'s entry (releaseShared), so that a field the
+	// intent drops later is pruned, as if the reset had not happened.
+	// "before-first-apply" keeps everything else: nothing is pruned that
+	// someone else may have set.
 	repairReset = "managed-fields-reset"
 	// repairStaleVersion: entries recorded at an apiVersion of the kind's
 	// group the API server no longer serves, which fail every apply
@@ -68,14 +72,19 @@ func repaired(ctx context.Context, c client.Client, in *intent, repair string) {
 // field of the object as it was, other writers' too, and server-set
 // metadata — what this controller may send: of its endpoint's fields (the
 // object's without status, or the status), those the live object's
-// managedFields give to this field manager, and those nobody owns whose
-// value the controller changed since (a field it just added). A field of
-// another writer is never sent: the snapshot's value of it may be older
-// than theirs. The configuration has no managedFields of its own, so the
-// live ones (the cache's) are what tell the writers apart. A snapshot
-// with none of this manager's fields in it, of an object gone, or of a
-// kind without its merge schema tells nothing: an error says to build
-// the configuration anew.
+// managedFields give to this field manager. A field of another writer is
+// never sent: the snapshot's value of it may be older than theirs. Nor is
+// a field nobody owns, even one the live object lacks: it may be one its
+// owner removed since the answer, or no one's at all — encoding/json
+// decodes a list's items into the configuration's earlier items, so an
+// earlier listener's hostnames stay on the item the answer puts first,
+// another writer's listener (the soak's seed 1795889629). Such fields are
+// logged, not sent: a field added to a reused configuration needs a
+// configuration built anew. The configuration has no managedFields of its
+// own, so the live ones (the cache's) are what tell the writers apart. A
+// snapshot with none of this manager's fields in it, of an object gone,
+// or of a kind without its merge schema tells nothing: an error says to
+// build the configuration anew.
 func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client.Object, o *options, sub string) error {
 	anew := func(why string) error {
 		return fmt.Errorf("ensure: the apply configuration of %s %s holds the API server's answer to an earlier Apply (controller-runtime v0.24 and later write it into the configuration they are given), "+
@@ -123,10 +132,13 @@ func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client
 	if err != nil {
 		return err
 	}
-	changed := cmp.Added.Union(cmp.Modified)
-	keep := all.Intersection(mine).Union(all.Leaves().Difference(owned).Intersection(changed))
+	keep := all.Intersection(mine)
 	if keep.Difference(ignoredFields).Empty() {
 		return anew(fmt.Sprintf("none of them is field manager %q's", o.fieldManager))
+	}
+	if unsent := all.Leaves().Difference(owned).Intersection(cmp.Added.Union(cmp.Modified)).Difference(ignoredFields); !unsent.Empty() {
+		log.FromContext(ctx).Info("ensure: a reused apply configuration holds fields no manager owns; they are not sent (an earlier answer decoded into it may have put them there): build the configuration anew to add a field",
+			"kind", in.gvk.Kind, "namespace", in.namespace, "name", in.name, "fields", unsent.String())
 	}
 	m, ok := extract(snap, keep)
 	if !ok {
@@ -197,6 +209,18 @@ func repair(ctx context.Context, c client.Client, in *intent, live client.Object
 	if first {
 		own.Insert(o.fieldManager) // the same name, formerly used with Update
 	}
+	if first {
+		// A failed release after an earlier apply (its patch lost a race),
+		// or one made by an earlier process: the fields stay shared until
+		// this client sees the object first.
+		if released, ok := releaseShared(entries, o.fieldManager, sub); ok {
+			if err := patchManagedFields(ctx, c, live, released); err != nil {
+				return err
+			}
+			repaired(ctx, c, in, repairReset)
+			entries = live.GetManagedFields()
+		}
+	}
 	subs := []string{sub}
 	if other := otherSubresource(sub); hasEntries(entries, other) {
 		subs = append(subs, other)
@@ -255,15 +279,66 @@ func repair(ctx context.Context, c client.Client, in *intent, live client.Object
 }
 
 // mayNeedRepair is repair's first look, with no allocation: an entry of
-// another apiVersion, of a former name, or an Update under our own.
+// another apiVersion, of a former name, an Update under our own, or
+// "before-first-apply" beside our apply entry.
 func mayNeedRepair(entries []metav1.ManagedFieldsEntry, current string, o *options, first bool) bool {
 	for _, e := range entries {
 		if e.APIVersion != current || slices.Contains(o.migrateFrom, e.Manager) ||
-			(first && e.Manager == o.fieldManager && e.Operation == metav1.ManagedFieldsOperationUpdate) {
+			(first && (e.Manager == o.fieldManager && e.Operation == metav1.ManagedFieldsOperationUpdate || e.Manager == beforeFirstApply)) {
 			return true
 		}
 	}
 	return false
+}
+
+// releaseShared takes out of "before-first-apply"'s entry on sub the
+// fields manager's apply entry holds: after a managedFields reset the API
+// server records our next apply's fields as shared with it, and a field
+// shared with it is never pruned when the intent drops it. It returns the
+// entries and whether any field moved. Of "before-first-apply"'s other
+// fields nothing moves: they may be anyone's.
+func releaseShared(entries []metav1.ManagedFieldsEntry, manager, sub string) ([]metav1.ManagedFieldsEntry, bool) {
+	var ours *fieldpath.Set
+	shared := false
+	for _, e := range entries {
+		switch {
+		case e.Subresource != sub || e.FieldsV1 == nil:
+		case e.Manager == manager && e.Operation == metav1.ManagedFieldsOperationApply:
+			ours = &fieldpath.Set{}
+			if err := ours.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+				return entries, false
+			}
+		case e.Manager == beforeFirstApply:
+			shared = true
+		}
+	}
+	if ours == nil || !shared {
+		return entries, false
+	}
+	out := make([]metav1.ManagedFieldsEntry, 0, len(entries))
+	moved := false
+	for _, e := range entries {
+		if e.Manager == beforeFirstApply && e.Subresource == sub && e.FieldsV1 != nil {
+			theirs := &fieldpath.Set{}
+			if err := theirs.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+				return entries, false
+			}
+			rest := theirs.Difference(ours)
+			if !rest.Equals(theirs) {
+				moved = true
+				if rest.Empty() {
+					continue
+				}
+				raw, err := rest.ToJSON()
+				if err != nil {
+					return entries, false
+				}
+				e.FieldsV1 = &metav1.FieldsV1{Raw: raw}
+			}
+		}
+		out = append(out, e)
+	}
+	return out, moved
 }
 
 // patchManagedFields replaces live's managedFields with entries. As

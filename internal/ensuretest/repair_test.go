@@ -106,12 +106,16 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 		t.Fatalf("a plain apply after the reset pruned b: %v", plain.Data)
 	}
 
-	// With Ensure: applied, reset, then the same intent.
+	// With Ensure: applied, another writer's key beside ours, reset, then
+	// the same intent.
 	obj, _, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.synced(t, ctx, obj)
+	theirs := corev1ac.ConfigMap("cfg", "default").WithData(map[string]string{"c": "3"})
+	if err := e.direct.Patch(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", Namespace: "default"}}, applyPatchOf(t, theirs), client.FieldOwner("other-apply")); err != nil {
+		t.Fatal(err)
+	}
 	before := repairs(t, "repair-reset")
 	live := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", Namespace: "default"}}
 	resetManagedFields(t, ctx, e.direct, live, "v1", "ConfigMap")
@@ -126,11 +130,15 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res == ensure.Skipped || writes(e.counter.Since(mark)) != 1 {
-		t.Fatalf("after the reset: %s with %d writes, want one apply taking the fields back", res, writes(e.counter.Since(mark)))
+	// One apply takes the fields back (shared with before-first-apply, as
+	// the API server records it), one patch makes them ours alone.
+	if res == ensure.Skipped || writes(e.counter.Since(mark)) != 2 {
+		t.Fatalf("after the reset: %s with %d writes, want the apply and the release", res, writes(e.counter.Since(mark)))
 	}
-	if entry(obj, manager, metav1.ManagedFieldsOperationApply, "") == nil || entry(obj, "before-first-apply", metav1.ManagedFieldsOperationUpdate, "") == nil {
-		t.Fatalf("managers %v, want ours back beside before-first-apply (which keeps what it holds)", managers(obj))
+	bfa := entry(obj, "before-first-apply", metav1.ManagedFieldsOperationUpdate, "")
+	if entry(obj, manager, metav1.ManagedFieldsOperationApply, "") == nil || bfa == nil ||
+		strings.Contains(string(bfa.FieldsV1.Raw), `"f:a"`) || strings.Contains(string(bfa.FieldsV1.Raw), `"f:b"`) || !strings.Contains(string(bfa.FieldsV1.Raw), `"f:c"`) {
+		t.Fatalf("managers %v, before-first-apply holding %s: want a and b ours alone, c left to it", managers(obj), bfa.FieldsV1.Raw)
 	}
 	if d := repairs(t, "repair-reset")["kind=ConfigMap,repair=managed-fields-reset"] - before["kind=ConfigMap,repair=managed-fields-reset"]; d != 1 {
 		t.Errorf("managed-fields-reset counted %v times, want 1", d)
@@ -143,6 +151,18 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 	if _, res, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"})); err != nil || res != ensure.Skipped {
 		t.Fatalf("the next resync: %s, %v; want skipped", res, err)
 	}
+	if n := writes(e.counter.Since(mark)); n != 0 {
+		t.Fatalf("%d writes after the repair, want 0", n)
+	}
+	// The intent drops b: it is pruned, as if the reset had not happened;
+	// the other writer's c stays.
+	obj, _, err = corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, kept := obj.Data["b"]; kept || obj.Data["c"] != "3" || obj.Data["a"] != "1" {
+		t.Fatalf("after dropping b: %v, want a ours and c theirs, b gone", obj.Data)
+	}
 	// Ownership taken back: another apply manager's change to a is a
 	// conflict again, which a reset object would have let through.
 	other := corev1ac.ConfigMap("cfg", "default").WithData(map[string]string{"a": "theirs"})
@@ -150,8 +170,76 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 	if !apierrors.IsConflict(err) {
 		t.Fatalf("another manager's apply of our field: %v, want a conflict", err)
 	}
-	if n := writes(e.counter.Since(mark)); n != 0 {
-		t.Fatalf("%d writes after the repair, want 0", n)
+}
+
+// TestResetThenDrop: the reset of issue 50 with several managers' entries
+// at once, on an object and its status subresource — our re-ensure, then
+// a field dropped from the intent: gone, every other writer's field kept.
+func TestResetThenDrop(t *testing.T) {
+	e, ctx := setup(t)
+	const manager = "px-controller"
+	c := ensure.NewClient(e.c, ensure.FieldManager(manager))
+	spec := func(hosts ...string) *ac.ProxyApplyConfiguration {
+		return ac.Proxy("reset-drop", "default").WithSpec(ac.ProxySpec().WithReplicas(1).
+			WithListeners(ac.Listener().WithName("http").WithPort(80).WithHostnames(hosts...)))
+	}
+	status := func(addrs ...string) *ac.ProxyApplyConfiguration {
+		return ac.Proxy("reset-drop", "default").WithStatus(ac.ProxyStatus().WithAddresses(addrs...))
+	}
+	obj, _, err := gen.EnsureProxy(ctx, c, e.owner, spec("a.example.com", "b.example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gen.EnsureProxyStatus(ctx, c, status("10.0.0.1", "10.0.0.2")); err != nil {
+		t.Fatal(err)
+	}
+	// Two other writers: one applies a listener and a hostname on ours,
+	// one an annotation with Update.
+	theirs := ac.Proxy("reset-drop", "default").WithSpec(ac.ProxySpec().WithListeners(
+		ac.Listener().WithName("other").WithPort(8080), ac.Listener().WithName("http").WithHostnames("other.example.com")))
+	if err := e.direct.Patch(ctx, obj, applyPatchOf(t, theirs), client.FieldOwner("other-apply")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.direct.Patch(ctx, obj, client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"annotations":{"person":"p"}}}`)), client.FieldOwner("kubectl-edit")); err != nil {
+		t.Fatal(err)
+	}
+	resetManagedFields(t, ctx, e.direct, obj, "platform.ssagen.dev/v1alpha1", "Proxy")
+	// The other applier comes back first, then we do, to both endpoints.
+	if err := e.direct.Patch(ctx, obj, applyPatchOf(t, theirs), client.FieldOwner("other-apply")); err != nil {
+		t.Fatal(err)
+	}
+	e.synced(t, ctx, obj)
+	if _, _, err := gen.EnsureProxy(ctx, c, e.owner, spec("a.example.com", "b.example.com")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gen.EnsureProxyStatus(ctx, c, status("10.0.0.1", "10.0.0.2")); err != nil {
+		t.Fatal(err)
+	}
+	// Now the intent drops a hostname and an address.
+	if _, _, err := gen.EnsureProxy(ctx, c, e.owner, spec("a.example.com")); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := gen.EnsureProxyStatus(ctx, c, status("10.0.0.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var http, other *platformv1alpha1.Listener
+	for i, l := range got.Spec.Listeners {
+		switch l.Name {
+		case "http":
+			http = &got.Spec.Listeners[i]
+		case "other":
+			other = &got.Spec.Listeners[i]
+		}
+	}
+	if http == nil || !slices.Equal(http.Hostnames, []string{"a.example.com", "other.example.com"}) {
+		t.Fatalf("http listener %+v: want a (ours) and other.example.com (theirs), b gone", http)
+	}
+	if other == nil || other.Port != 8080 || got.Annotations["person"] != "p" {
+		t.Fatalf("the other writers' listener %+v and annotations %v: want them kept", other, got.Annotations)
+	}
+	if !slices.Equal(got.Status.Addresses, []string{"10.0.0.1"}) {
+		t.Fatalf("status addresses %v: want 10.0.0.2 gone", got.Status.Addresses)
 	}
 }
 
@@ -477,5 +565,60 @@ func decodeAnswer(t *testing.T, answer client.Object, into any) {
 	}
 	if err := json.Unmarshal(b, into); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReusedConfigurationKeepsListItemsApart is the smallest sequence
+// behind the soak's seed 1795889629: encoding/json decodes an answer's
+// list into the configuration's earlier items, so when the answer puts
+// another writer's listener first, that item keeps our earlier first
+// listener's hostnames. Nobody owns them; reusing the configuration must
+// not write them onto the other writer's listener.
+func TestReusedConfigurationKeepsListItemsApart(t *testing.T) {
+	e, ctx := setup(t)
+	const manager, name = "reuse-controller", "reused-lists"
+	intent := func() *ac.ProxyApplyConfiguration {
+		return ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(1).WithListeners(
+			ac.Listener().WithName("http").WithPort(80).WithHostnames("b.example.com", "c.example.com"),
+			ac.Listener().WithName("admin").WithPort(9000)))
+	}
+	c := ensure.NewClient(e.c, ensure.FieldManager(manager))
+	if _, _, err := gen.EnsureProxy(ctx, c, e.owner, intent()); err != nil {
+		t.Fatal(err)
+	}
+	// Another writer adds its listener, and a hostname to ours.
+	theirs := ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithListeners(
+		ac.Listener().WithName("other").WithPort(8080),
+		ac.Listener().WithName("http").WithHostnames("other.example.com")))
+	live := &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
+	if err := e.direct.Patch(ctx, live, applyPatchOf(t, theirs), client.FieldOwner("other-apply"), client.ForceOwnership); err != nil {
+		t.Fatal(err)
+	}
+	if ls := live.Spec.Listeners; len(ls) != 3 || ls[0].Name != "other" {
+		t.Fatalf("listeners %+v: the sequence needs the other writer's listener first", ls)
+	}
+	// The controller's configuration with an Apply's answer decoded into
+	// it, as controller-runtime v0.24 and later do.
+	cfg := intent()
+	answer := &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
+	if err := e.direct.Patch(ctx, answer, applyPatchOf(t, intent()), client.FieldOwner(manager), client.ForceOwnership, client.DryRunAll); err != nil {
+		t.Fatal(err)
+	}
+	decodeAnswer(t, answer, cfg)
+	if l := cfg.Spec.Listeners[0]; *l.Name != "other" || len(l.Hostnames) != 2 {
+		t.Fatalf("decoded first listener %s %v: want other, holding our earlier hostnames", *l.Name, l.Hostnames)
+	}
+	e.synced(t, ctx, live)
+	obj, _, err := gen.EnsureProxy(ctx, c, e.owner, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range obj.Spec.Listeners {
+		if l.Name == "other" && len(l.Hostnames) != 0 {
+			t.Fatalf("the other writer's listener got hostnames %v nobody wants", l.Hostnames)
+		}
+		if l.Name == "http" && !slices.Equal(l.Hostnames, []string{"b.example.com", "c.example.com", "other.example.com"}) {
+			t.Fatalf("http listener hostnames %v: want ours and the other writer's", l.Hostnames)
+		}
 	}
 }

@@ -166,6 +166,21 @@ func (o *Object) Reset() {
 	}
 }
 
+// Release takes out of BeforeFirstApply's ownership the fields of the
+// object manager owns: the patch Ensure sends after its first apply since
+// a reset, so that a field the intent drops later is pruned. It reports
+// whether anything moved.
+func (o *Object) Release(manager string) bool {
+	moved := false
+	for p, f := range o.fields {
+		if !isStatus(p) && f.owners[manager] && f.owners[BeforeFirstApply] {
+			delete(f.owners, BeforeFirstApply)
+			moved = true
+		}
+	}
+	return moved
+}
+
 // Migrate moves what the managers from own to manager (csaupgrade), on
 // the object and its status. It reports whether anything moved.
 func (o *Object) Migrate(from []string, manager string) bool {

@@ -73,6 +73,14 @@ func TestModelFaults(t *testing.T) {
 	if o.Values()["data.b"] != "2" {
 		t.Fatal("a field held by before-first-apply was pruned")
 	}
+	// The release that follows makes them ours alone: dropped later, a
+	// field is pruned; before-first-apply's others stay.
+	if !o.Release("us") || !slices.Equal(o.Owners("data.a"), []string{"us"}) || o.Release("us") {
+		t.Fatalf("the release: owners %v", o.Owners("data.a"))
+	}
+	if o.Apply("us", Fields{"data.c": "3"}); o.Values()["data.a"] != "" || o.Values()["data.b"] != "2" {
+		t.Fatalf("after the release, dropping data.a: %v", o.Values())
+	}
 	// An apply of the object never gives up the status, and the status's
 	// never the object's.
 	o.Update("us-v0", map[string]*string{"status.addresses[10.0.0.1]": nil, "status.addresses[10.0.0.2]": ptr("")})
