@@ -71,6 +71,10 @@ type cacheEntry struct {
 	// refused is the API server's refusal of this intent for the object
 	// at resourceVersion: not sent again until either changes.
 	refused *ImmutableError
+	// fights counts the answers in a row that did not hold this intent,
+	// fightUntil ends the backoff of the last (fight.go).
+	fights     int
+	fightUntil time.Time
 }
 
 // len is the number of objects remembered.
@@ -89,7 +93,11 @@ func (c *skipCache) record(k cacheKey, hash string, obj client.Object, owned uin
 	}
 	now := time.Now()
 	c.mu.Lock()
-	c.entries[k] = cacheEntry{hash: hash, resourceVersion: version(obj), uid: obj.GetUID(), at: now, owned: owned}
+	e := cacheEntry{hash: hash, resourceVersion: version(obj), uid: obj.GetUID(), at: now, owned: owned}
+	if old, ok := c.entries[k]; ok && old.hash == hash && old.uid == e.uid {
+		e.fights, e.fightUntil = old.fights, old.fightUntil // a fight goes on until an answer holds the intent
+	}
+	c.entries[k] = e
 	if len(c.entries) >= c.sweepAt {
 		for key, e := range c.entries {
 			if now.Sub(e.at) > c.ttl {
@@ -134,6 +142,19 @@ func (c *skipCache) forgetObject(namespace, name string) {
 	c.exportSize(n)
 }
 
+// calm ends a fight: an answer held the intent.
+func (c *skipCache) calm(k cacheKey) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	if e, ok := c.entries[k]; ok && e.fights > 0 {
+		e.fights, e.fightUntil = 0, time.Time{}
+		c.entries[k] = e
+	}
+	c.mu.Unlock()
+}
+
 func (c *skipCache) seen(k cacheKey) bool {
 	if c == nil {
 		return false
@@ -168,6 +189,9 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		}
 		return true
 	}
+	if ok && e.fighting(hash, live.GetUID()) {
+		return true // the same intent, rewritten on its last apply: not sent within the backoff
+	}
 	if !ok || e.refused != nil || e.hash != hash || e.uid != live.GetUID() || time.Since(e.at) > o.reassertAfter || time.Since(e.at) > c.ttl {
 		return false
 	}
@@ -185,6 +209,19 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	// values are checked in the live object too: the common case (status
 	// churn, other managers' fields) costs a hash and a value walk, not a
 	// typed merge.
+	if stripped(live) {
+		// A cache that strips managedFields (APIReader): no ownership to
+		// read, only values. What the answer to our apply recorded stands
+		// for ownership; a changed intent is never decided here (its hash
+		// differs).
+		if o.schema != nil && !mergeIsNoop(*o.schema, live, in.object()) || o.schema == nil && !satisfies(live, in.object().Object) {
+			return false
+		}
+		if o.preview == nil {
+			c.touch(k, hash, version(live))
+		}
+		return true
+	}
 	cur := ownedHash(live, k.manager, k.subresource)
 	if e.owned != 0 && cur == 0 {
 		// Our entry is gone: the managedFields were reset (repairReset), or
@@ -224,6 +261,13 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		c.touch(k, hash, version(live))
 	}
 	return true
+}
+
+// stripped reports an object read without managedFields: every object the
+// API server serves has at least one entry, so none means a cache
+// transform took them out.
+func stripped(obj client.Object) bool {
+	return obj.GetManagedFields() == nil && obj.GetResourceVersion() != ""
 }
 
 // version names the state of obj: its resourceVersion, or, for an object

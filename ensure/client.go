@@ -29,6 +29,11 @@ type Client struct {
 	client.Client
 	fieldManager string
 	cache        *skipCache // also holds the metrics name
+	// apiReader reads objects with their managedFields where the client's
+	// cache strips them (APIReader).
+	apiReader client.Reader
+	// events records what Ensure tells about objects (Events).
+	events EventRecorder
 	// scopes remembers, per kind, whether it is namespaced: a kind's scope
 	// does not change, and asking the REST mapper costs about 70
 	// allocations per call.
@@ -44,13 +49,44 @@ func NewClient(c client.Client, opts ...ClientOption) *Client {
 	for _, opt := range opts {
 		opt.setClient(&cfg)
 	}
-	return &Client{Client: c, fieldManager: cfg.fieldManager, cache: newSkipCache(cfg.name, cfg.ttl)}
+	return &Client{Client: c, fieldManager: cfg.fieldManager, cache: newSkipCache(cfg.name, cfg.ttl), apiReader: cfg.apiReader, events: cfg.events}
 }
 
 // clientConfig is what ClientOptions set.
 type clientConfig struct {
 	fieldManager, name string
 	ttl                time.Duration
+	apiReader          client.Reader
+	events             EventRecorder
+}
+
+// APIReader gives the client a reader of the API server itself
+// (mgr.GetAPIReader()), for a cache that strips managedFields to save
+// memory (cache.Options' DefaultTransform, cache.TransformStripManagedFields):
+// Ensure reads an object's managedFields there on its first sight — after
+// a start, or once the memory let it go — where the migration from
+// Update, the release of fields left shared by a managedFields reset,
+// and a restart's decision to send nothing need ownership: one GET per
+// object, never at steady state. Afterwards it decides by the values the
+// cache holds and what the answers to its applies recorded; a reset is
+// seen, and released, in the answer to the next apply (a field that same
+// apply drops stays with "before-first-apply", as it does when a reset
+// and an intent change both come before a reconcile). Without it, a
+// stripped object is decided by its values alone: an apply on first
+// sight, and no migration. A cache that keeps managedFields never needs
+// it.
+func APIReader(r client.Reader) ClientOption { return apiReader{r} }
+
+type apiReader struct{ r client.Reader }
+
+func (a apiReader) setClient(c *clientConfig) { c.apiReader = a.r }
+
+// readerOf is c's API reader, or nil.
+func readerOf(c client.Client) client.Reader {
+	if ec := stateOf(c); ec != nil {
+		return ec.apiReader
+	}
+	return nil
 }
 
 // FieldManager is the field manager the client's Ensure calls apply with.

@@ -61,6 +61,8 @@ type options struct {
 	schema             *typed.ParseableType
 	preview            *Diff
 	recreate           *metav1.DeletionPropagation
+	// fightFirst and fightMax bound the backoff of a fight (FightBackoff).
+	fightFirst, fightMax time.Duration
 }
 
 // ApplyOption changes how an Ensure call (Apply, ApplyStatus and the
@@ -161,6 +163,8 @@ func newOptions(c client.Client, opts []ApplyOption) *options {
 		force:              true,
 		blockOwnerDeletion: true,
 		reassertAfter:      10 * time.Hour,
+		fightFirst:         10 * time.Second,
+		fightMax:           5 * time.Minute,
 		// migrateFrom is empty: migrate only ever takes what the field
 		// manager itself wrote with Update, and what MigrateFrom names.
 	}
@@ -294,6 +298,13 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	if o.preview != nil {
 		return previewed(obj, p, o)
 	}
+	defer func() {
+		if holds(obj, p.in, o) {
+			p.mem.calm(p.key)
+		} else {
+			fought(ctx, c, obj, p, o)
+		}
+	}()
 	if released, ok := releaseShared(obj.GetManagedFields(), o.fieldManager, p.at.subresource()); ok {
 		// The apply after a managedFields reset: its fields are recorded
 		// as shared with "before-first-apply" (repairReset).
@@ -341,6 +352,17 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 	p.exists = liveErr == nil
 	if liveErr != nil && !apierrors.IsNotFound(liveErr) {
 		return nil, "", liveErr
+	}
+	if p.exists && stripped(obj) && !p.mem.seen(p.key) {
+		// The cache strips managedFields: on first sight, what follows
+		// needs them (APIReader).
+		if r := readerOf(c); r != nil {
+			if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil && !apierrors.IsNotFound(err) {
+				return nil, "", err
+			} else if err != nil {
+				p.exists = false
+			}
+		}
 	}
 	// Typed reads may come back without apiVersion and kind (the fake
 	// client and client-go's decoder clear them); the comparison below

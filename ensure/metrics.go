@@ -33,7 +33,7 @@ var (
 //
 //	ensure.RegisterMetrics(metrics.Registry) // sigs.k8s.io/controller-runtime/pkg/metrics
 func RegisterMetrics(r prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{applyTotal, applyLatency, repairTotal, cacheEntries} {
+	for _, c := range []prometheus.Collector{applyTotal, applyLatency, repairTotal, cacheEntries, fightTotal} {
 		if err := r.Register(c); err != nil {
 			var already prometheus.AlreadyRegisteredError
 			if !errors.As(err, &already) {

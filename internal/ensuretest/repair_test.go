@@ -190,6 +190,7 @@ func TestResetThenDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.synced(t, ctx, obj)
 	if _, _, err := gen.EnsureProxyStatus(ctx, c, status("10.0.0.1", "10.0.0.2")); err != nil {
 		t.Fatal(err)
 	}
