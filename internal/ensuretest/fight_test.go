@@ -179,4 +179,3 @@ func TestFightingWebhook(t *testing.T) {
 		t.Fatalf("%d writes after convergence", n)
 	}
 }
-
