@@ -100,7 +100,28 @@ func (f *Fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (strin
 	default:
 		return "", false
 	}
-	return f.Qualify(acPkg, "ac") + "." + ctorName + "(" + strings.Join(args, ", ") + ")" + strings.Join(chain, ""), true
+	return chainText(f.Qualify(acPkg, "ac")+"."+ctorName+"("+strings.Join(args, ", ")+")", chain), true
+}
+
+// chainWidth is the longest builder chain kept on one line: about 100
+// columns once the statement around it and its indentation are added.
+const chainWidth = 80
+
+// chainText joins a constructor call and its With… calls as a person
+// writes them: on one line while that fits in chainWidth and no argument
+// spans lines, else one With… per line (gofmt indents them).
+func chainText(head string, chain []string) string {
+	one := head + strings.Join(chain, "")
+	if len(chain) < 2 && !strings.Contains(one, "\n") || len(one) <= chainWidth && !strings.Contains(one, "\n") {
+		return one
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, c := range chain {
+		b.WriteString(".\n")
+		b.WriteString(strings.TrimPrefix(c, "."))
+	}
+	return b.String()
 }
 
 // with returns ".With<Field>(args)" carrying value over to ac.
