@@ -114,7 +114,7 @@ func (p pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 	}
 	// The block runs on errors only past an `if err == nil { return }`.
 	if check, _ := p.AlreadyExistsCheck(ifs.Cond); check != nil {
-		for _, guard := range leavingIfs(block, ifs, false) {
+		for _, guard := range leavingIfs(block, ifs) {
 			if x := comparedToNil(guard.Cond, token.EQL); x != nil && sameVar(p, x, check.Args[0]) {
 				return block.List[i+1:]
 			}
@@ -173,7 +173,7 @@ func (p pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.No
 			inErrBody = comparedToNil(ifs.Cond, token.NEQ) != nil
 		}
 	}
-	for _, ifs := range leavingIfs(block, node, false) {
+	for _, ifs := range leavingIfs(block, node) {
 		switch c := ast.Unparen(ifs.Cond).(type) {
 		case *ast.UnaryExpr:
 			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.IsPkgFunc(call, check.APIErrorsPkg, "IsNotFound") {
@@ -183,9 +183,48 @@ func (p pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.No
 			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NEQ && inErrBody && p.IsPkgFunc(call, check.ClientPkg, "IgnoreNotFound") {
 				return true
 			}
+			// if err == nil { continue }: past it, the read failed.
+			if x := comparedToNil(c, token.EQL); x != nil && p.readError(ifs, x, block) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// readError reports x, compared in ifs, as the error of a client read
+// (Get or List): assigned in the if's init, or last before it in block.
+func (p pass) readError(ifs *ast.IfStmt, x ast.Expr, block *ast.BlockStmt) bool {
+	v := p.ObjectVar(x)
+	if v == nil {
+		return false
+	}
+	var last *ast.CallExpr
+	assigns := func(st ast.Stmt) {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return
+		}
+		for _, l := range as.Lhs {
+			if p.ObjectVar(l) == v {
+				last, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			}
+		}
+	}
+	for _, st := range block.List {
+		if st == ifs {
+			break
+		}
+		assigns(st)
+	}
+	if ifs.Init != nil {
+		assigns(ifs.Init)
+	}
+	if last == nil {
+		return false
+	}
+	m := p.ClientMethod(last)
+	return m == "Get" || m == "List"
 }
 
 // absenceCheck reports a condition that holds when a read found nothing:
@@ -235,7 +274,7 @@ func (p pass) absenceCheck(cond ast.Expr) bool {
 // existing[name]; ok { continue }` (LeaderWorkerSet's scalers): node runs
 // only for names the List did not find.
 func (p pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.Node) bool {
-	for _, ifs := range leavingIfs(block, node, true) {
+	for _, ifs := range leavingIfs(block, node) {
 		if p.listedLookup(ifs, append(outer, block), false) {
 			return true
 		}
@@ -247,7 +286,7 @@ func (p pass) listedSkipped(block *ast.BlockStmt, node ast.Node, outer []ast.Nod
 // node that end in a return (or, with orContinue, a continue), with the
 // else ifs of a chain all of whose branches do but a last else: node runs
 // only where each one's condition was false.
-func leavingIfs(block *ast.BlockStmt, node ast.Node, orContinue bool) []*ast.IfStmt {
+func leavingIfs(block *ast.BlockStmt, node ast.Node) []*ast.IfStmt {
 	var out []*ast.IfStmt
 	for _, st := range block.List {
 		if check.ContainsNode(st, node) {
@@ -262,7 +301,7 @@ func leavingIfs(block *ast.BlockStmt, node ast.Node, orContinue bool) []*ast.IfS
 		// (`if err == nil { return } else if !IsNotFound(err) { return }`).
 		var chain []*ast.IfStmt
 		for cur := ifs; cur != nil; {
-			if !leaves(cur.Body, orContinue) {
+			if !leaves(cur.Body) {
 				chain = nil
 				break
 			}
@@ -274,16 +313,16 @@ func leavingIfs(block *ast.BlockStmt, node ast.Node, orContinue bool) []*ast.IfS
 	return out
 }
 
-// leaves reports a block whose last statement returns (or continues).
-func leaves(body *ast.BlockStmt, orContinue bool) bool {
+// leaves reports a block whose last statement leaves what follows it:
+// return, continue or break (in a loop, the iteration's rest is skipped
+// as a return skips the function's), goto.
+func leaves(body *ast.BlockStmt) bool {
 	if len(body.List) == 0 {
 		return false
 	}
-	switch last := body.List[len(body.List)-1].(type) {
-	case *ast.ReturnStmt:
+	switch body.List[len(body.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
 		return true
-	case *ast.BranchStmt:
-		return orContinue && last.Tok == token.CONTINUE
 	}
 	return false
 }

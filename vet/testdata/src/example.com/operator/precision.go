@@ -336,3 +336,63 @@ func (r *Reconciler) createNotInMap(ctx context.Context, known map[string]bool, 
 	}
 	return nil
 }
+
+// A live read in a loop guards each Create: an object found (err == nil)
+// or a read that failed otherwise skips the iteration, so the Create runs
+// only when the read found nothing (issue 55). continue and break leave
+// as return does.
+func (r *Reconciler) createEachMissing(ctx context.Context, wanted []string) error {
+	for _, name := range wanted {
+		var sa api.ServiceAccount
+		if err := r.Get(ctx, client.ObjectKey{Name: name}, &sa); err == nil {
+			continue
+		} else if !apierrors.IsNotFound(err) {
+			continue
+		}
+		if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// The same guarded by the NotFound check alone, leaving with break.
+func (r *Reconciler) createFirstMissing(ctx context.Context, wanted []string) error {
+	for _, name := range wanted {
+		err := r.Get(ctx, client.ObjectKey{Name: name}, &api.ServiceAccount{})
+		if !apierrors.IsNotFound(err) {
+			break
+		}
+		if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Found objects skip the iteration: the Create runs only when the read
+// failed.
+func (r *Reconciler) createUnlessFound(ctx context.Context, wanted []string) error {
+	for _, name := range wanted {
+		if err := r.Get(ctx, client.ObjectKey{Name: name}, &api.ServiceAccount{}); err == nil {
+			continue
+		}
+		if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reported: err == nil of a Create, not of a read.
+func (r *Reconciler) createAfterCreate(ctx context.Context, wanted []string) error {
+	for _, name := range wanted {
+		if err := r.Create(ctx, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: name}}); err == nil {
+			continue
+		}
+		if err := r.Create(ctx, &api.ServiceAccount{ObjectMeta: api.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) { // want `Create that ignores AlreadyExists`
+			return err
+		}
+	}
+	return nil
+}
