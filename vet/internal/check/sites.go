@@ -21,17 +21,20 @@ var WrittenByOthers = func() map[string]bool {
 	return m
 }()
 
-// Definition is the expression a local variable was defined with (its
-// := or var with a value), when it is assigned nowhere else; nil otherwise.
+// Definition is the expression a variable of the package was defined
+// with (its := or var with a value), when it is assigned nowhere else —
+// a local in its function, a package-level variable in any file of the
+// package (`var childPredicate = predicate.Funcs{...}`); nil otherwise.
 func (p *Pass) Definition(id *ast.Ident) ast.Expr {
 	v, ok := p.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v.Pkg() != p.Pkg || v.Parent() == p.Pkg.Scope() {
+	if !ok || v.Pkg() != p.Pkg || v.IsField() {
 		return nil
 	}
+	pkgLevel := v.Parent() == p.Pkg.Scope()
 	var def ast.Expr
 	assigned := 0
 	for _, f := range p.Files {
-		if f.Pos() > v.Pos() || v.Pos() > f.End() {
+		if !pkgLevel && (f.Pos() > v.Pos() || v.Pos() > f.End()) {
 			continue
 		}
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -396,3 +396,20 @@ func (r *Reconciler) createAfterCreate(ctx context.Context, wanted []string) err
 	}
 	return nil
 }
+
+// Predicates kept in package-level variables with one initialiser are
+// judged by it (issue 55): one that filters the new object alone passes
+// every status write, one that compares generations drops them.
+var (
+	childPredicate  = predicate.NewPredicateFuncs(func(o client.Object) bool { return o != nil })
+	specPredicate   = predicate.GenerationChangedPredicate{}
+	changedLater    = predicate.NewPredicateFuncs(func(client.Object) bool { return true })
+	changedLaterSet = func() bool { changedLater = predicate.NewPredicateFuncs(func(client.Object) bool { return false }); return true }()
+)
+
+func setupPackagePredicates(b *builder.Builder) {
+	b.For(&api.Role{}).
+		Owns(&api.Pod{}, builder.WithPredicates(childPredicate)). // want `Owns\(&Pod\{\}\) with predicates that pass every status write`
+		Owns(&api.Deployment{}, builder.WithPredicates(specPredicate)).
+		Owns(&api.Pod{}, builder.WithPredicates(changedLater)) // assigned twice: not judged
+}
