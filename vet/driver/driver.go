@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -161,6 +162,10 @@ func analyze(patterns []string, tags, helpers string, overlay map[string][]byte)
 	if err != nil {
 		return nil, err
 	}
+	pkgs = withoutTestOnly(pkgs, overlay)
+	if len(pkgs) == 0 {
+		return nil, nil
+	}
 	analyzeMu.Lock()
 	defer analyzeMu.Unlock()
 	vet.UseHelpers(moduleDirs(pkgs), strings.Split(helpers, ","))
@@ -280,6 +285,61 @@ func load(patterns []string, tags string, overlay map[string][]byte) ([]*package
 	}
 	withModuleSyntax(pkgs, overlay)
 	return pkgs, nil
+}
+
+// withoutTestOnly drops the roots that only tests import — a fixture or
+// testutil package of the module: some _test.go file of the roots'
+// folders imports it, and no non-test package of the module the roots
+// reach does (nor is it a command). Decided from the import graph, not
+// from names; a package nothing imports stays (a command, an API).
+func withoutTestOnly(pkgs []*packages.Package, overlay map[string][]byte) []*packages.Package {
+	imported := map[string]bool{}
+	packages.Visit(pkgs, func(p *packages.Package) bool {
+		if p.Module == nil || !p.Module.Main {
+			return false
+		}
+		for path := range p.Imports {
+			imported[path] = true
+		}
+		return true
+	}, nil)
+	byTests := map[string]bool{}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, p := range pkgs {
+		if len(p.GoFiles) == 0 {
+			continue
+		}
+		dir := filepath.Dir(p.GoFiles[0])
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		for _, name := range tests {
+			var src any // the file on disk, unless the overlay has it
+			if b, ok := overlay[name]; ok {
+				src = b
+			}
+			f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
+			if err != nil {
+				continue
+			}
+			for _, imp := range f.Imports {
+				if path, err := strconv.Unquote(imp.Path.Value); err == nil {
+					byTests[path] = true
+				}
+			}
+		}
+	}
+	out := pkgs[:0:0]
+	for _, p := range pkgs {
+		if p.Module != nil && p.Module.Main && p.Name != "main" && byTests[p.PkgPath] && !imported[p.PkgPath] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // withModuleSyntax parses and type-checks, from their files, the

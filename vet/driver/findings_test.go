@@ -65,3 +65,21 @@ func TestJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipsPackagesOnlyTestsImport: a package of the module that only
+// test files import (a fixture, a testutil) is not operator code, told by
+// the import graph and not by its name: its writes are not reported; the
+// same code in a package the controller imports is (issue 55).
+func TestSkipsPackagesOnlyTestsImport(t *testing.T) {
+	found, err := Findings([]string{"./testdata/testonly/fixture", "./testdata/testonly/lib", "./testdata/testonly/controller"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var where []string
+	for _, f := range found {
+		where = append(where, f.Pos.Filename)
+	}
+	if len(found) != 1 || !strings.HasSuffix(found[0].Pos.Filename, "testonly/lib/lib.go") {
+		t.Fatalf("findings in %v, want one, in lib (fixture is imported by tests alone)", where)
+	}
+}

@@ -404,7 +404,10 @@ var (
 	childPredicate  = predicate.NewPredicateFuncs(func(o client.Object) bool { return o != nil })
 	specPredicate   = predicate.GenerationChangedPredicate{}
 	changedLater    = predicate.NewPredicateFuncs(func(client.Object) bool { return true })
-	changedLaterSet = func() bool { changedLater = predicate.NewPredicateFuncs(func(client.Object) bool { return false }); return true }()
+	changedLaterSet = func() bool {
+		changedLater = predicate.NewPredicateFuncs(func(client.Object) bool { return false })
+		return true
+	}()
 )
 
 func setupPackagePredicates(b *builder.Builder) {
