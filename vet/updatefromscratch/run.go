@@ -44,6 +44,16 @@ func run(cp *check.Pass) {
 			}
 			return
 		}
+		if f := p.FieldOf(call.Args[1]); v == nil && f != nil && p.BuiltField(f) && !flow.SetsResourceVersion(body) {
+			// Built elsewhere (a constructor, where the reconciler is
+			// made) and kept in a field: no fix rewrites both places.
+			t := check.Ensures(p.KindOf(call.Args[1]), false)
+			d := check.NewFinding(call.Pos(), contract.CategoryUpdateFromScratch,
+				"Update of an object built from scratch (kept in the field "+f.Name()+"): without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
+				check.HelperFix(t)+": apply only the fields you own", t)
+			p.ReportFinding(check.WithWhy(d, "the object is built where the field "+f.Name()+" is set, apart from this write: build its apply configuration there and ensure it here by hand"))
+			return
+		}
 		if v == nil || body == nil || !check.BuiltFromLiteral(p.Pass, body, v) || flow.SetsResourceVersion(body) {
 			return
 		}

@@ -69,6 +69,9 @@ type Pass struct {
 	// fieldsRead are the struct fields the package stores cached
 	// objects in (readFields); nil until asked.
 	fieldsRead map[*types.Var]bool
+	// fieldsBuilt are the struct fields that hold objects built from
+	// scratch (BuiltField).
+	fieldsBuilt map[*types.Var]bool
 	// helpers are those the driver resolved (nil: imports only).
 	helpers *Helpers
 	// helperErr says why a helper found in the module could not be used.

@@ -261,6 +261,84 @@ func (p *Pass) readFields() map[*types.Var]bool {
 	return found
 }
 
+// BuiltField reports a struct field of the package that holds objects
+// built from scratch (issue 55): every value the package puts in it — by
+// assignment, or as a composite literal's field — is a literal or a
+// constructor's result that it built (flow's summary), and no client
+// read fills it (a Get into it, or a value that was read). A desired
+// object made where the reconciler is made and written in Reconcile.
+func (p *Pass) BuiltField(f *types.Var) bool {
+	if p.fieldsBuilt == nil {
+		p.fieldsBuilt = p.builtFields()
+	}
+	return p.fieldsBuilt[f]
+}
+
+func (p *Pass) builtFields() map[*types.Var]bool {
+	built, spoiled := map[*types.Var]bool{}, map[*types.Var]bool{}
+	judge := func(f *types.Var, value ast.Expr, result int) {
+		switch {
+		case flow.IsLiteral(value):
+			built[f] = true
+		default:
+			if call, ok := ast.Unparen(value).(*ast.CallExpr); ok {
+				if s := p.Flow.Of(p.Callee(call)); s != nil && slices.Contains(s.ReturnsBuilt, result) {
+					built[f] = true
+					return
+				}
+			}
+			spoiled[f] = true
+		}
+	}
+	for _, fd := range p.SourceFuncs() {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					f := p.fieldOf(l)
+					if f == nil {
+						continue
+					}
+					if len(n.Rhs) == len(n.Lhs) {
+						judge(f, n.Rhs[i], 0)
+					} else if len(n.Rhs) == 1 {
+						judge(f, n.Rhs[0], i)
+					}
+				}
+			case *ast.CompositeLit:
+				for _, el := range n.Elts {
+					kv, ok := el.(*ast.KeyValueExpr)
+					if !ok {
+						continue
+					}
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						if f, ok := p.TypesInfo.Uses[id].(*types.Var); ok && f.IsField() && f.Pkg() == p.Pkg {
+							judge(f, kv.Value, 0)
+						}
+					}
+				}
+			case *ast.CallExpr:
+				// A read into the field: Get(ctx, key, s.f), List(ctx, s.f).
+				if m := p.ClientMethod(n); m == "Get" || m == "List" {
+					for _, a := range n.Args {
+						if f := p.fieldOf(a); f != nil {
+							spoiled[f] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for f := range spoiled {
+		delete(built, f)
+	}
+	return built
+}
+
+// FieldOf is fieldOf, for the analyzers.
+func (p *Pass) FieldOf(e ast.Expr) *types.Var { return p.fieldOf(e) }
+
 // fieldOf is the struct field of the package that e selects (x.f), or
 // an element of (x.f[i]); nil otherwise.
 func (p *Pass) fieldOf(e ast.Expr) *types.Var {

@@ -49,3 +49,33 @@ func (r *R) closureAfterExists(ctx context.Context) error {
 	}
 	return nil
 }
+
+// A desired object built by a constructor and kept in a struct field
+// (issue 55): set where the reconciler is made, written in Reconcile.
+type scaler struct {
+	client.Client
+	desired *api.ConfigMap
+	seen    *api.ConfigMap
+}
+
+func desiredSettings(name string) *api.ConfigMap {
+	return &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: name}, Data: map[string]string{"mode": "fast"}}
+}
+
+func newScaler(c client.Client) *scaler {
+	return &scaler{Client: c, desired: desiredSettings("scaled")}
+}
+
+func (s *scaler) Reconcile(ctx context.Context) error {
+	return s.Update(ctx, s.desired) // want `Update of an object built from scratch`
+}
+
+// Near miss: a field a Get fills somewhere in the package is a read.
+func (s *scaler) refresh(ctx context.Context) error {
+	s.seen = desiredSettings("seen")
+	return s.Get(ctx, client.ObjectKey{Name: "seen"}, s.seen)
+}
+
+func (s *scaler) writeSeen(ctx context.Context) error {
+	return s.Update(ctx, s.seen)
+}
