@@ -135,8 +135,13 @@ func (p pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 // createdKind is the kind of the object a Create call writes ("" when
 // it cannot be told).
 func (p pass) createdKind(create *ast.CallExpr) string {
-	if len(create.Args) > 1 {
-		return p.KindOf(create.Args[1])
+	// The object: the first argument of a struct type (a wrapper's
+	// createX(ctx, clientset, obj) passes a client first, whose type
+	// names no kind).
+	for _, a := range create.Args {
+		if k := p.KindOf(a); k != "" {
+			return k
+		}
 	}
 	return ""
 }

@@ -152,6 +152,9 @@ func (p *Pass) KindOf(e ast.Expr) string {
 		t = ptr.Elem()
 	}
 	if n, ok := types.Unalias(t).(*types.Named); ok {
+		if _, ok := n.Underlying().(*types.Struct); !ok {
+			return "" // a kind is a struct: an interface (a client, client.Object) names none
+		}
 		return n.Obj().Name()
 	}
 	return ""
