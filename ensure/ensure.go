@@ -240,6 +240,27 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 	return res, err
 }
 
+// entriesFromServer reads the managedFields of the object of p from the
+// client's APIReader, with its resourceVersion, for a repair after a
+// refusal; nil without a reader or on error.
+func entriesFromServer(ctx context.Context, c client.Client, obj client.Object, p *plan) []metav1.ManagedFieldsEntry {
+	r := readerOf(c)
+	if r == nil {
+		return nil
+	}
+	full, ok := obj.DeepCopyObject().(client.Object)
+	if !ok {
+		return nil
+	}
+	full.SetName(p.in.name)
+	full.SetNamespace(p.in.namespace)
+	if err := r.Get(ctx, client.ObjectKeyFromObject(full), full); err != nil {
+		return nil
+	}
+	p.resourceVersion = full.GetResourceVersion()
+	return full.GetManagedFields()
+}
+
 // endpoint is where an apply goes: the object itself, or its status.
 type endpoint uint8
 
@@ -286,6 +307,11 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	err = send(ctx, c, obj, p, o)
 	applyLatency.WithLabelValues(metricsNameOf(c), in.gvk.Kind).Observe(time.Since(start).Seconds())
 	if err != nil && p.exists && o.preview == nil {
+		if p.entries == nil {
+			// A cache that strips managedFields: the refusal may name an
+			// entry only the API server shows (APIReader).
+			p.entries = entriesFromServer(ctx, c, obj, p)
+		}
 		if gv := staleInError(err, p.entries); gv != "" {
 			// An entry at a version the REST mapper still thought served.
 			err = resendRestamped(ctx, c, obj, p, o, gv)

@@ -97,7 +97,12 @@ func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client
 	if !ok {
 		return fmt.Errorf("ensure: %T cannot be copied", obj)
 	}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: in.namespace, Name: in.name}, live); apierrors.IsNotFound(err) {
+	key := client.ObjectKey{Namespace: in.namespace, Name: in.name}
+	err := c.Get(ctx, key, live)
+	if r := readerOf(c); err == nil && stripped(live) && r != nil {
+		err = r.Get(ctx, key, live) // the cache strips the managedFields this needs (APIReader)
+	}
+	if apierrors.IsNotFound(err) {
 		return anew("the object is gone")
 	} else if err != nil {
 		return err

@@ -197,6 +197,14 @@ func (o *Object) Migrate(from []string, manager string) bool {
 	return moved
 }
 
+// ValuesWouldChange reports whether Apply(manager, fs) would change a
+// value (a field added, changed or removed), not only ownership.
+func (o *Object) ValuesWouldChange(manager string, fs Fields) bool {
+	c := o.clone()
+	c.Apply(manager, fs)
+	return !maps.Equal(c.Values(), o.Values())
+}
+
 // WouldChange reports whether Apply(manager, fs) would change the object,
 // without changing it.
 func (o *Object) WouldChange(manager string, fs Fields) bool {

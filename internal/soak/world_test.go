@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -263,7 +264,11 @@ func startReplica(ctx context.Context, name string, counted *rest.Config, scheme
 	r := &replica{name: name, faults: &watchFaults{}, stopped: make(chan struct{})}
 	ctx, r.cancel = context.WithCancel(ctx)
 	var err error
-	r.cache, err = cache.New(r.faults.wrap(counted), cache.Options{Scheme: scheme, DefaultNamespaces: map[string]cache.Config{ns: {}}})
+	opts := cache.Options{Scheme: scheme, DefaultNamespaces: map[string]cache.Config{ns: {}}}
+	if stripMode {
+		opts.DefaultTransform = cache.TransformStripManagedFields()
+	}
+	r.cache, err = cache.New(r.faults.wrap(counted), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -287,9 +292,23 @@ func startReplica(ctx context.Context, name string, counted *rest.Config, scheme
 		r.stop()
 		return nil, err
 	}
-	r.client = ensure.NewClient(c, ensure.FieldManager(ours), ensure.MetricsName(name))
+	copts := []ensure.ClientOption{ensure.FieldManager(ours), ensure.MetricsName(name)}
+	if stripMode {
+		reader, err := client.New(counted, client.Options{Scheme: scheme})
+		if err != nil {
+			r.stop()
+			return nil, err
+		}
+		copts = append(copts, ensure.APIReader(reader))
+	}
+	r.client = ensure.NewClient(c, copts...)
 	return r, nil
 }
+
+// stripMode runs the replicas with informer caches that strip
+// managedFields (SOAK_STRIP=1) and an APIReader, as operators that save
+// the memory do (issue 50).
+var stripMode = os.Getenv("SOAK_STRIP") != ""
 
 func (r *replica) stop() {
 	r.cancel()
