@@ -7,6 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash hack/test.sh ensure ensure -count=1 ./... || exit 1
+bash hack/test.sh mcensure ensure/mcensure -count=1 ./... || exit 1
 go build -o "$SSAGEN_BIN" ./cmd/ssagen || exit 1
 mkdir -p .cache/test-report
 bench_log=.cache/test-report/bench.log
