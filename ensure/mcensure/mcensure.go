@@ -75,14 +75,15 @@ func (c *Clients) Engage(ctx context.Context, name string, cl cluster.Cluster) e
 	e := &engagement{cluster: cl, client: ensure.NewClient(cl.GetClient(), opts...)}
 	c.engaged[name] = e
 	c.mu.Unlock()
-	go func() {
-		<-ctx.Done()
+	// No goroutine waits for the end: a fleet of a thousand clusters holds
+	// a thousand callbacks, not a thousand stacks.
+	context.AfterFunc(ctx, func() {
 		c.mu.Lock()
 		if c.engaged[name] == e {
 			delete(c.engaged, name)
 		}
 		c.mu.Unlock()
-	}()
+	})
 	return nil
 }
 
