@@ -1,6 +1,7 @@
 package ensure
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -81,12 +82,15 @@ type apiReader struct{ r client.Reader }
 
 func (a apiReader) setClient(c *clientConfig) { c.apiReader = a.r }
 
-// readerOf is c's API reader, or nil.
-func readerOf(c client.Client) client.Reader {
-	if ec := stateOf(c); ec != nil {
-		return ec.apiReader
+// fromAPIServer reads obj (by its name and namespace) again from c's
+// APIReader, managedFields and all, where the cache strips them. ok is
+// false when c has no reader: obj is as it was.
+func fromAPIServer(ctx context.Context, c client.Client, obj client.Object) (ok bool, err error) {
+	ec := stateOf(c)
+	if ec == nil || ec.apiReader == nil {
+		return false, nil
 	}
-	return nil
+	return true, ec.apiReader.Get(ctx, client.ObjectKeyFromObject(obj), obj)
 }
 
 // FieldManager is the field manager the client's Ensure calls apply with.

@@ -244,17 +244,13 @@ func applyTo(ctx context.Context, c client.Client, owner client.Object, desired 
 // client's APIReader, with its resourceVersion, for a repair after a
 // refusal; nil without a reader or on error.
 func entriesFromServer(ctx context.Context, c client.Client, obj client.Object, p *plan) []metav1.ManagedFieldsEntry {
-	r := readerOf(c)
-	if r == nil {
-		return nil
-	}
 	full, ok := obj.DeepCopyObject().(client.Object)
 	if !ok {
 		return nil
 	}
 	full.SetName(p.in.name)
 	full.SetNamespace(p.in.namespace)
-	if err := r.Get(ctx, client.ObjectKeyFromObject(full), full); err != nil {
+	if read, err := fromAPIServer(ctx, c, full); !read || err != nil {
 		return nil
 	}
 	p.resourceVersion = full.GetResourceVersion()
@@ -334,7 +330,7 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	if released, ok := releaseShared(obj.GetManagedFields(), o.fieldManager, p.at.subresource()); ok {
 		// The apply after a managedFields reset: its fields are recorded
 		// as shared with "before-first-apply" (repairReset).
-		res := record(obj, p, o)
+		res := resultOf(obj, p) // what the apply did, not the patch
 		if err := patchManagedFields(ctx, c, obj, released); err != nil {
 			// The apply stands; unseen, the object is released by the
 			// next call's repair.
@@ -344,10 +340,11 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 		}
 		repaired(ctx, c, in, repairReset)
 		obj.GetObjectKind().SetGroupVersionKind(in.gvk)
-		p.mem.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()))
+		remember(obj, p, o)
 		return res, nil
 	}
-	return record(obj, p, o), nil
+	remember(obj, p, o)
+	return resultOf(obj, p), nil
 }
 
 // decide reads the live object from the client's cache (that is free) and
@@ -382,12 +379,10 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 	if p.exists && stripped(obj) && !p.mem.seen(p.key) {
 		// The cache strips managedFields: on first sight, what follows
 		// needs them (APIReader).
-		if r := readerOf(c); r != nil {
-			if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil && !apierrors.IsNotFound(err) {
-				return nil, "", err
-			} else if err != nil {
-				p.exists = false
-			}
+		if _, err := fromAPIServer(ctx, c, obj); apierrors.IsNotFound(err) {
+			p.exists = false
+		} else if err != nil {
+			return nil, "", err
 		}
 	}
 	// Typed reads may come back without apiVersion and kind (the fake
@@ -554,10 +549,13 @@ func previewed(obj client.Object, p *plan, o *options) (Result, error) {
 	return Configured, nil
 }
 
-// record remembers the object as the API server answered the apply, and
-// says what the apply did.
-func record(obj client.Object, p *plan, o *options) Result {
+// remember records the object as the API server answered the apply.
+func remember(obj client.Object, p *plan, o *options) {
 	p.mem.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()))
+}
+
+// resultOf says what the apply, answered with obj, did.
+func resultOf(obj client.Object, p *plan) Result {
 	switch {
 	case !p.exists:
 		return Created

@@ -99,8 +99,8 @@ func reduceSnapshot(ctx context.Context, c client.Client, in *intent, obj client
 	}
 	key := client.ObjectKey{Namespace: in.namespace, Name: in.name}
 	err := c.Get(ctx, key, live)
-	if r := readerOf(c); err == nil && stripped(live) && r != nil {
-		err = r.Get(ctx, key, live) // the cache strips the managedFields this needs (APIReader)
+	if err == nil && stripped(live) {
+		_, err = fromAPIServer(ctx, c, live) // the cache strips the managedFields this needs (APIReader)
 	}
 	if apierrors.IsNotFound(err) {
 		return anew("the object is gone")
