@@ -19,6 +19,7 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,7 +163,7 @@ func analyze(patterns []string, tags, helpers string, overlay map[string][]byte)
 	if err != nil {
 		return nil, err
 	}
-	pkgs = withoutTestOnly(pkgs, overlay)
+	pkgs = withoutTestOnly(pkgs, patterns, overlay)
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
@@ -288,58 +289,95 @@ func load(patterns []string, tags string, overlay map[string][]byte) ([]*package
 }
 
 // withoutTestOnly drops the roots that only tests import — a fixture or
-// testutil package of the module: some _test.go file of the roots'
-// folders imports it, and no non-test package of the module the roots
-// reach does (nor is it a command). Decided from the import graph, not
-// from names; a package nothing imports stays (a command, an API).
-func withoutTestOnly(pkgs []*packages.Package, overlay map[string][]byte) []*packages.Package {
-	imported := map[string]bool{}
-	packages.Visit(pkgs, func(p *packages.Package) bool {
-		if p.Module == nil || !p.Module.Main {
-			return false
-		}
-		for path := range p.Imports {
-			imported[path] = true
-		}
-		return true
-	}, nil)
-	byTests := map[string]bool{}
-	seen := map[string]bool{}
+// testutil package of the module: some _test.go file of the module
+// imports it, and no other Go file of the module does (nor is it a
+// command). Every file of the module counts, not only the roots': a
+// package cmd/main.go imports is operator code when vet is run on
+// ./pkg/... alone (lws' disaggregatedset). A package named by a pattern
+// without "..." is always analysed: it was asked for. Decided from the
+// import graph, not from names; a package nothing imports stays.
+func withoutTestOnly(pkgs []*packages.Package, patterns []string, overlay map[string][]byte) []*packages.Package {
+	byTests, byCode := map[string]bool{}, map[string]bool{}
 	fset := token.NewFileSet()
-	for _, p := range pkgs {
-		if len(p.GoFiles) == 0 {
-			continue
+	read := func(path string) {
+		var src any // the file on disk, unless the overlay has it
+		if b, ok := overlay[path]; ok {
+			src = b
 		}
-		dir := filepath.Dir(p.GoFiles[0])
-		if seen[dir] {
-			continue
+		f, err := parser.ParseFile(fset, path, src, parser.ImportsOnly)
+		if err != nil {
+			return
 		}
-		seen[dir] = true
-		tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-		for _, name := range tests {
-			var src any // the file on disk, unless the overlay has it
-			if b, ok := overlay[name]; ok {
-				src = b
-			}
-			f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
-			if err != nil {
-				continue
-			}
-			for _, imp := range f.Imports {
-				if path, err := strconv.Unquote(imp.Path.Value); err == nil {
-					byTests[path] = true
-				}
+		into := byCode
+		if strings.HasSuffix(path, "_test.go") {
+			into = byTests
+		}
+		for _, imp := range f.Imports {
+			if ip, err := strconv.Unquote(imp.Path.Value); err == nil {
+				into[ip] = true
 			}
 		}
 	}
+	// The roots' own folders (a testdata tree the walk leaves out too).
+	named := map[string]bool{}
+	for _, pat := range patterns {
+		if !strings.Contains(pat, "...") {
+			if abs, err := filepath.Abs(pat); err == nil {
+				named[abs] = true
+			}
+		}
+	}
+	done := map[string]bool{}
+	for _, p := range pkgs {
+		if len(p.GoFiles) > 0 && !done[filepath.Dir(p.GoFiles[0])] {
+			dir := filepath.Dir(p.GoFiles[0])
+			done[dir] = true
+			tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+			for _, t := range tests {
+				read(t)
+			}
+		}
+	}
+	for _, p := range pkgs {
+		if p.Module == nil || !p.Module.Main || p.Module.Dir == "" || done[p.Module.Dir] {
+			continue
+		}
+		root := p.Module.Dir
+		done[root] = true
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if path != root && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
+					fileExists(filepath.Join(path, "go.mod"))) {
+					return filepath.SkipDir // another module's, or none the go command builds
+				}
+				return nil
+			}
+			if strings.HasSuffix(path, ".go") && !done[filepath.Dir(path)] {
+				read(path)
+			} else if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+				read(path) // a root's folder: its tests were read above
+			}
+			return nil
+		})
+	}
 	out := pkgs[:0:0]
 	for _, p := range pkgs {
-		if p.Module != nil && p.Module.Main && p.Name != "main" && byTests[p.PkgPath] && !imported[p.PkgPath] {
+		named := len(p.GoFiles) > 0 && named[filepath.Dir(p.GoFiles[0])]
+		if !named && p.Module != nil && p.Module.Main && p.Name != "main" && byTests[p.PkgPath] && !byCode[p.PkgPath] {
 			continue
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // withModuleSyntax parses and type-checks, from their files, the
