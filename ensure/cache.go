@@ -181,7 +181,7 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		e, ok = c.entries[k]
 		c.mu.Unlock()
 	}
-	if !ok && o.schema != nil && settled(*o.schema, live, in.object(), o, k.subresource) {
+	if !ok && settled(o.schema, live, in.object(), o, k.subresource) {
 		// Nothing remembered (a restart), but the live object and this
 		// manager's managedFields show the apply would change nothing.
 		if o.preview == nil {
@@ -242,7 +242,7 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		// fields than this intent, which its apply would prune and a merge
 		// does not show (TestOldLeaderPrunes). The memory vouches for
 		// nothing: decide as without it.
-		if o.schema == nil || !settled(*o.schema, live, in.object(), o, k.subresource) {
+		if !settled(o.schema, live, in.object(), o, k.subresource) {
 			return false
 		}
 		if o.preview == nil {
@@ -285,6 +285,29 @@ func version(obj client.Object) string {
 	h := fnv.New128a()
 	h.Write(b)
 	return "content:" + string(h.Sum(nil))
+}
+
+// content names what obj holds apart from its resourceVersion, its
+// managedFields and its kind: "" when it cannot be encoded.
+func content(obj client.Object) string {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return ""
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	delete(m, "apiVersion")
+	delete(m, "kind")
+	if md, ok := m["metadata"].(map[string]any); ok {
+		delete(md, "resourceVersion")
+		delete(md, "managedFields")
+	}
+	b, _ = json.Marshal(m)
+	h := fnv.New128a()
+	h.Write(b)
+	return string(h.Sum(nil))
 }
 
 // reject remembers that the API server refused intent hash for the object

@@ -35,7 +35,7 @@ var ignoredFields = fieldpath.NewSet(
 // how the first resync after a restart or a leader failover sends no
 // request for an unchanged object: the informer already holds the object
 // and its managedFields. Any doubt is false: one apply, never a wrong skip.
-func settled(t typed.ParseableType, live client.Object, desired *unstructured.Unstructured, o *options, sub string) bool {
+func settled(t *typed.ParseableType, live client.Object, desired *unstructured.Unstructured, o *options, sub string) bool {
 	var owned *fieldpath.Set
 	for _, e := range live.GetManagedFields() {
 		switch {
@@ -55,6 +55,9 @@ func settled(t typed.ParseableType, live client.Object, desired *unstructured.Un
 	if owned == nil {
 		return false
 	}
+	if t == nil {
+		return ownsExactly(owned, desired) && satisfies(live, desired.Object)
+	}
 	td, err := t.FromUnstructured(desired.Object, typed.AllowDuplicates)
 	if err != nil {
 		return false
@@ -69,5 +72,45 @@ func settled(t typed.ParseableType, live client.Object, desired *unstructured.Un
 	// atomic list of RBAC subjects gains apiGroup). The intent is unchanged
 	// when merging it changes nothing, or, for values the server
 	// completed, when each of its values is in the live object.
-	return mergeIsNoop(t, live, desired) || satisfies(live, desired.Object)
+	return mergeIsNoop(*t, live, desired) || satisfies(live, desired.Object)
+}
+
+// ownsExactly is settled's comparison of sets without the kind's schema:
+// the intent's fields are deduced from its JSON, every list atomic, so
+// a field of the intent is owned when owned holds it or a field below it,
+// and an owned field belongs to the intent when one of its parents (or
+// itself) is a field of the intent.
+func ownsExactly(owned *fieldpath.Set, desired *unstructured.Unstructured) bool {
+	td, err := typed.DeducedParseableType.FromUnstructured(desired.Object)
+	if err != nil {
+		return false
+	}
+	intent, err := td.ToFieldSet()
+	if err != nil {
+		return false
+	}
+	leaves := intent.Difference(ignoredFields).Leaves()
+	ok := true
+	leaves.Iterate(func(p fieldpath.Path) {
+		if ok && !owned.Has(p) && below(owned, p).Empty() {
+			ok = false
+		}
+	})
+	owned.Leaves().Iterate(func(p fieldpath.Path) {
+		for i := len(p); ok && i > 0; i-- {
+			if leaves.Has(p[:i]) {
+				return
+			}
+		}
+		ok = false
+	})
+	return ok
+}
+
+// below is the part of set under path p.
+func below(set *fieldpath.Set, p fieldpath.Path) *fieldpath.Set {
+	for _, pe := range p {
+		set = set.WithPrefix(pe)
+	}
+	return set
 }

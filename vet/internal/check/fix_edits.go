@@ -36,32 +36,6 @@ func (f *Fixer) node(n ast.Node) string {
 	return b.String()
 }
 
-// commentedNode is node with the comments inside n.
-func (f *Fixer) commentedNode(n ast.Node) string {
-	var b bytes.Buffer
-	printer.Fprint(&b, f.p.Fset, &printer.CommentedNode{Node: n, Comments: f.file.Comments})
-	return b.String()
-}
-
-// commentsBetween are the comments of the file that lie between from and
-// to, as written, on lines of their own after from's.
-func (f *Fixer) commentsBetween(from, to token.Pos) []string {
-	var out []string
-	if !from.IsValid() {
-		return nil
-	}
-	fromLine := f.p.Fset.Position(from).Line
-	for _, g := range f.file.Comments {
-		// Not one trailing the line from ends (a // want, a // nolint).
-		if g.Pos() > from && g.End() <= to && f.p.Fset.Position(g.Pos()).Line > fromLine {
-			for _, c := range g.List {
-				out = append(out, c.Text)
-			}
-		}
-	}
-	return out
-}
-
 // Qualify returns the name to refer to pkg by in the file, adding an
 // import when the file has none: the existing name; the contract's alias
 // for the runtime and for helper packages; for others the path's last two

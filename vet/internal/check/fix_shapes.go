@@ -79,13 +79,6 @@ type literalIntent struct {
 	// why fixes that need a literal decline it.
 	convert ast.Expr
 	whyNot  string
-	// result names the helper's Result in a CreateOrUpdate's rewrite:
-	// the OperationResult's variable, or "_".
-	result string
-	// resultTok is the token of the rewritten assignment (:= or =), and
-	// resultEdits carry the result's uses over.
-	resultTok   string
-	resultEdits []analysis.TextEdit
 	// usedAfter: a converted variable is read after the write, which left
 	// the live object in it (CreateOrUpdate does).
 	usedAfter bool
@@ -96,12 +89,6 @@ type literalIntent struct {
 	// holds as a pointer. The write's name and namespace are the live
 	// object's too, so those reads mean what they meant.
 	keep bool
-	// mapAliases are the locals a mutate function took the object's
-	// maps into (labels := obj.GetLabels()).
-	mapAliases map[types.Object]bool
-	// guard is the mutate function's check for another controller, which
-	// the helper makes (ErrAlreadyControlled).
-	guard *controllerGuard
 }
 
 // desiredExpr is the typed object the intent's variable holds, as the
@@ -925,37 +912,6 @@ func ownerOnly(p *Pass, s ast.Stmt) bool {
 func isBlank(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == "_"
-}
-
-// errorReturn finds, in body, the return statement that hands the create
-// error on (mentions errExpr), to keep as the new error path.
-func errorReturn(p *Pass, body *ast.BlockStmt, errExpr ast.Expr) *ast.ReturnStmt {
-	id, ok := errExpr.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	errObj := p.TypesInfo.ObjectOf(id)
-	var found *ast.ReturnStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found != nil {
-			return false
-		}
-		if _, lit := n.(*ast.FuncLit); lit {
-			return false
-		}
-		ret, ok := n.(*ast.ReturnStmt)
-		if !ok {
-			return true
-		}
-		ast.Inspect(ret, func(m ast.Node) bool {
-			if rid, ok := m.(*ast.Ident); ok && p.TypesInfo.Uses[rid] == errObj {
-				found = ret
-			}
-			return found == nil
-		})
-		return found == nil
-	})
-	return found
 }
 
 // notClientCreate says why a create call is not one -fix rewrites: a

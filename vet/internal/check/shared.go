@@ -3,6 +3,7 @@ package check
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 )
 
@@ -94,3 +95,21 @@ func WithWhy(d Finding, why string) Finding {
 
 // noFix opens the note a finding without a suggested fix ends with.
 const noFix = " (no automatic fix: "
+
+// FuncDecl finds the declaration of fn among the package's files.
+func (p *Pass) FuncDecl(fn *types.Func) *ast.FuncDecl {
+	for _, f := range p.Files {
+		if f.Pos() > fn.Pos() || fn.Pos() > f.End() {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && p.TypesInfo.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// whyClientType: a helper takes a client.Client.
+const whyClientType = "the client argument is not a client.Client the helper can take: pass the manager's client"

@@ -47,11 +47,12 @@ func (r *Reconciler) mutatedTyped(ctx context.Context, owner client.Object, ns s
 	return err
 }
 
-// No fix: the object is changed outside the mutate function.
+// Fixed: the object is changed outside the mutate function: ensure's
+// CreateOrPatch starts from the object as built.
 func (r *Reconciler) mutatedIf(ctx context.Context, owner client.Object) error {
 	cr := &rbacv1.ClusterRole{}
 	cr.Name = "x"
-	if _, err := controllerutil.CreateOrPatch(ctx, r.Client, cr, func() error { // want `no automatic fix: the object is changed or read apart from the write`
+	if _, err := controllerutil.CreateOrPatch(ctx, r.Client, cr, func() error { // want `CreateOrPatch reads the cached object`
 		cr.Rules = []rbacv1.PolicyRule{{Verbs: []string{"list"}}}
 		return nil
 	}); err != nil {
@@ -60,10 +61,11 @@ func (r *Reconciler) mutatedIf(ctx context.Context, owner client.Object) error {
 	return nil
 }
 
-// No fix: the mutate function reads the live object.
+// Fixed: the mutate function appends to the object's own list, which on a
+// fresh object is the rule alone (on the live one it grew every reconcile).
 func (r *Reconciler) mutatedReads(ctx context.Context, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: ns}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		role.Rules = append(role.Rules, rbacv1.PolicyRule{Verbs: []string{"get"}})
 		return nil
 	})
@@ -133,10 +135,11 @@ func (r *Reconciler) mutatedResultLogged(ctx context.Context, owner client.Objec
 	return err
 }
 
-// No fix: the operation result is used after the call as a string.
+// Fixed: the operation result is used after the call as a string (the
+// runtime's CreateOrUpdate returns controllerutil's OperationResult).
 func (r *Reconciler) mutatedResultUsed(ctx context.Context, ns string) (bool, error) {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "u", Namespace: ns}}
-	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the OperationResult of CreateOrUpdate is used after the call`
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
 		return nil
 	})
@@ -172,7 +175,7 @@ func (r *Reconciler) mutatedResultCompared(ctx context.Context, ns string) (stri
 // then the first, whose variable is its own now, is rewritten.
 func (r *Reconciler) mutatedResultShared(ctx context.Context, owner client.Object, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "first", Namespace: ns}}
-	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the OperationResult's variable is assigned again by a later CreateOrUpdate`
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
 		return controllerutil.SetControllerReference(owner, role, r.Scheme)
 	})
@@ -192,11 +195,11 @@ func (r *Reconciler) mutatedResultShared(ctx context.Context, owner client.Objec
 	return nil
 }
 
-// No fix: the mutate function is a named function.
+// Fixed: the mutate function is a local variable holding a literal.
 func (r *Reconciler) mutatedNamedFunc(ctx context.Context, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "n", Namespace: ns}}
 	mutate := func() error { role.Rules = nil; return nil }
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, mutate) // want `no automatic fix: the mutate function is not written inline`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, mutate) // want `CreateOrUpdate reads the cached object`
 	return err
 }
 
@@ -224,7 +227,7 @@ func (r *Reconciler) mutatedValueLabels(ctx context.Context, ns string, rules []
 // No fix: a map key set from the live object's value.
 func (r *Reconciler) mutatedLabelsRead(ctx context.Context, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "lr", Namespace: ns}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function reads role.Labels of the live object`
 		role.Labels["copy"] = role.Labels["source"]
 		return nil
 	})
@@ -239,13 +242,13 @@ func controlledElsewhere(obj, owner client.Object) bool {
 	return controllerutil.HasControllerReference(obj) && !metav1.IsControlledBy(obj, owner)
 }
 
-// Fixed: a copy of a typed desired object whose mutate function refuses
-// one another owner controls: the check goes, the helper refuses it with
-// ErrAlreadyControlled, which becomes the error the check returned, so
-// the AlreadyExists branch keeps its meaning.
+// No fix: a copy of a typed desired object whose mutate function refuses
+// one another owner controls: on a fresh object the check never holds,
+// and the runtime's refusal (ErrAlreadyControlled) is not the
+// AlreadyExists the caller's branch expects.
 func (r *Reconciler) mutatedGuarded(ctx context.Context, owner client.Object, desired desiredRoles) (bool, error) {
 	role := desired.copyRole()
-	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with controllerutil.HasControllerReference`
 		if controlledElsewhere(role, owner) {
 			// Another owner's role: say so.
 			return apierrors.NewAlreadyExists("roles", role.Name)
@@ -268,10 +271,10 @@ func (r *Reconciler) mutatedGuarded(ctx context.Context, owner client.Object, de
 	return true, nil
 }
 
-// Fixed: the same check written inline, on a literal.
+// No fix: the same check written inline, on a literal.
 func (r *Reconciler) mutatedGuardedInline(ctx context.Context, owner client.Object, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "g", Namespace: ns}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with metav1.GetControllerOf`
 		if metav1.GetControllerOf(role) != nil && !metav1.IsControlledBy(role, owner) {
 			return fmt.Errorf("%s is someone else's", role.Name)
 		}
@@ -284,7 +287,7 @@ func (r *Reconciler) mutatedGuardedInline(ctx context.Context, owner client.Obje
 // No fix: the check names another owner than the one set.
 func (r *Reconciler) mutatedGuardedOther(ctx context.Context, owner, other client.Object, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "o", Namespace: ns}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks for another controller than the one it sets`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with controllerutil.HasControllerReference`
 		if controlledElsewhere(role, other) {
 			return apierrors.NewAlreadyExists("roles", role.Name)
 		}
@@ -321,7 +324,7 @@ func (r *Reconciler) mutatedAnnotationSync(ctx context.Context, owner client.Obj
 // No fix: a branch on the live object's state (a default of its rules).
 func (r *Reconciler) mutatedBranchOnLive(ctx context.Context, desired desiredRoles) error {
 	role := desired.copyRole()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function sets a field only while the live object lacks it`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function reads role.Rules of the live object`
 		if len(role.Rules) == 0 {
 			role.Rules = desired.role.Rules
 		}
@@ -330,11 +333,11 @@ func (r *Reconciler) mutatedBranchOnLive(ctx context.Context, desired desiredRol
 	return err
 }
 
-// No fix: a key set on a map the object shares (a shallow copy): set
+// Fixed: a key set on a map the object shares (a shallow copy): set
 // before the apply, it would change the desired object's map too.
 func (r *Reconciler) mutatedSharedMap(ctx context.Context, desired desiredRoles) error {
 	role := desired.copyRole()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than assign fields`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		role.Annotations["hostname"] = "h"
 		return nil
 	})
@@ -345,7 +348,7 @@ func (r *Reconciler) mutatedSharedMap(ctx context.Context, desired desiredRoles)
 // only at creation), which an apply would assert from then on.
 func (r *Reconciler) mutatedCarryForward(ctx context.Context, desired desiredRoles) error {
 	role := desired.role.DeepCopy()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function sets a field, once the object exists, to the live object's`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function sets desired.role.Rules, once the object exists, to the live object's`
 		if role.ResourceVersion != "" {
 			desired.role.Rules = role.Rules
 		}
@@ -358,7 +361,7 @@ func (r *Reconciler) mutatedCarryForward(ctx context.Context, desired desiredRol
 // No fix: a field set only while the live object lacks it.
 func (r *Reconciler) mutatedDefault(ctx context.Context, desired desiredRoles) error {
 	role := desired.role.DeepCopy()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function sets a field only while the live object lacks it`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function reads role.Rules of the live object`
 		if role.Rules == nil {
 			role.Rules = desired.role.Rules
 		}
@@ -451,7 +454,7 @@ func (r *Reconciler) mutatedInIfInit(ctx context.Context, owner client.Object, n
 // the fix maps in a statement after the call.
 func (r *Reconciler) mutatedInIfInitGuarded(ctx context.Context, owner client.Object, desired desiredRoles) error {
 	role := desired.copyRole()
-	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the CreateOrUpdate is in an if's init, and the rewrite needs a statement after the call`
+	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with controllerutil.HasControllerReference`
 		if controlledElsewhere(role, owner) {
 			return apierrors.NewAlreadyExists("roles", role.Name)
 		}
@@ -487,7 +490,7 @@ func (r *Reconciler) resultBeforeRetry(ctx context.Context, owner client.Object,
 // reads it after: both blank, assigned with =, as err is already declared.
 func (r *Reconciler) resultReassignedUnread(ctx context.Context, ns string, rules []rbacv1.PolicyRule) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "first", Namespace: ns}}
-	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the OperationResult's variable is assigned again by a later CreateOrUpdate`
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		role.Rules = rules
 		return nil
 	})
@@ -503,13 +506,13 @@ func (r *Reconciler) resultReassignedUnread(ctx context.Context, ns string, rule
 	return err
 }
 
-// No fix: the object is declared outside the retry's function, read after
+// Fixed: the object is declared outside the retry's function, read after
 // it, and the result is declared in the function: := there would declare a
 // second object.
 func (r *Reconciler) liveShadowed(ctx context.Context, owner client.Object, desired *rbacv1.Role, rules []rbacv1.PolicyRule) error {
 	role := desired.DeepCopy()
 	if err := retry.RetryOnConflict(retry.DefaultBackoff, func() error {
-		result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the object is read after the write, but is declared outside the block`
+		result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 			role.Rules = rules
 			return controllerutil.SetControllerReference(owner, role, r.Scheme)
 		})
@@ -572,7 +575,7 @@ func firstRule(rules []rbacv1.PolicyRule) *rbacv1.PolicyRule {
 // the write, which would then see it without them.
 func (r *Reconciler) carriedForwardRead(ctx context.Context, desired desiredRoles) error {
 	role := desired.role.DeepCopy()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function carries values forward from the live object into a value that is read after the write`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function carries values forward from the live object into desired.role, which is read after the write`
 		if role.ResourceVersion != "" {
 			for _, rule := range role.Rules {
 				setRule(desired.role, rule)
@@ -589,7 +592,7 @@ func (r *Reconciler) carriedForwardRead(ctx context.Context, desired desiredRole
 // (it logs through the reconciler).
 func (r *Reconciler) carriedForwardLogged(ctx context.Context, desired desiredRoles, log func(...any)) error {
 	role := desired.role.DeepCopy()
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function carries values forward from the live object \(a block run only once it exists, reading it\) and does more`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function does more than carry values forward from the live object in a block run only once it exists`
 		if !role.CreationTimestamp.IsZero() {
 			log("carrying", role.Name)
 			for _, rule := range role.Rules {

@@ -1,0 +1,717 @@
+package createorupdate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
+)
+
+// The fix is one rule, from what the mutate function does rather than
+// how it is spelled: ensure.CreateOrUpdate runs it on a fresh object and
+// applies what it set. That is the write the code meant whenever the
+// mutate function's effect on a fresh object is its intent: whenever it
+// reads nothing of the live object it would need to keep. Initialising a
+// nil map, merging into a map or appending to a list of its own, setting
+// the controller reference, computing values that can fail: all mean the
+// same on a fresh object. A value it reads from the live object (a
+// default set only when absent, a value carried forward, a loop over live
+// items, a decision on whether the object exists that changes what it
+// sets) is not there on a fresh object: declined, naming the field and
+// the line.
+
+// maxDepth bounds how deep the object is followed into the package's
+// own functions it is handed to.
+const maxDepth = 3
+
+// fix rewrites a CreateOrUpdate or CreateOrPatch call as
+// ensure.CreateOrUpdate or ensure.CreateOrPatch, or says why not.
+func (p pass) fix(call *ast.CallExpr, name string, stack []ast.Node) ([]analysis.SuggestedFix, string) {
+	if len(call.Args) != 4 {
+		return nil, "the call does not pass CreateOrUpdate's four arguments"
+	}
+	v := p.ObjectVar(call.Args[2])
+	if v == nil {
+		return nil, fmt.Sprintf("the object (%s) is not a variable the mutate function can be followed on", types.ExprString(call.Args[2]))
+	}
+	body := p.mutateBody(call.Args[3])
+	if body == nil {
+		return nil, fmt.Sprintf("the mutate function's code (%s) is not in this package", types.ExprString(call.Args[3]))
+	}
+	fc := &fresh{p: p, roots: map[*types.Var]string{v: ""}, written: map[string]bool{}, body: check.FuncBody(stack), after: call.End()}
+	if why := fc.stmts(body.List); why != "" {
+		return nil, why
+	}
+	var file *ast.File
+	for _, n := range stack {
+		if f, ok := n.(*ast.File); ok {
+			file = f
+		}
+	}
+	if file == nil {
+		return nil, "the call is not in a file of the package"
+	}
+	f := p.NewFixer(file)
+	callee := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + name
+	edits := []analysis.TextEdit{{Pos: call.Fun.Pos(), End: call.Fun.End(), NewText: []byte(callee)}}
+	edits = append(edits, f.ImportEdits([]ast.Node{call.Fun}, callee)...)
+	return []analysis.SuggestedFix{{
+		Message:   "Use ensure." + name + ": the mutate function runs on a fresh object and what it sets is applied; no resourceVersion, no request when unchanged",
+		TextEdits: edits,
+	}}, ""
+}
+
+// mutateBody is the body of the mutate function e: a literal, or a local
+// variable one is assigned to.
+func (p pass) mutateBody(e ast.Expr) *ast.BlockStmt {
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		if def := p.Definition(id); def != nil {
+			e = ast.Unparen(def)
+		}
+	}
+	if lit, ok := e.(*ast.FuncLit); ok {
+		return lit.Body
+	}
+	return nil
+}
+
+// fresh follows the object through a mutate function: roots are the
+// variables that hold it or a part of it (the path below the object),
+// written the paths the function has set so far.
+type fresh struct {
+	p       pass
+	roots   map[*types.Var]string
+	written map[string]bool
+	depth   int
+	// body is the function the call is in, after the call's end.
+	body  *ast.BlockStmt
+	after token.Pos
+}
+
+func (fc *fresh) stmts(list []ast.Stmt) string {
+	for _, s := range list {
+		if why := fc.stmt(s); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+func (fc *fresh) stmt(s ast.Stmt) string {
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		return fc.assign(s)
+	case *ast.IfStmt:
+		return fc.ifStmt(s)
+	case *ast.BlockStmt:
+		return fc.stmts(s.List)
+	case *ast.ExprStmt:
+		return fc.expr(s.X, "")
+	case *ast.ReturnStmt:
+		for _, r := range s.Results {
+			if why := fc.expr(r, ""); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *ast.RangeStmt:
+		if why := fc.expr(s.X, ""); why != "" {
+			return why
+		}
+		return fc.stmts(s.Body.List)
+	case *ast.ForStmt:
+		for _, part := range []ast.Node{s.Init, s.Cond, s.Post} {
+			if why := fc.node(part); why != "" {
+				return why
+			}
+		}
+		return fc.stmts(s.Body.List)
+	case *ast.SwitchStmt:
+		for _, part := range []ast.Node{s.Init, s.Tag} {
+			if why := fc.node(part); why != "" {
+				return why
+			}
+		}
+		for _, cc := range s.Body.List {
+			cc := cc.(*ast.CaseClause)
+			for _, e := range cc.List {
+				if why := fc.expr(e, ""); why != "" {
+					return why
+				}
+			}
+			if why := fc.stmts(cc.Body); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *ast.DeclStmt, *ast.IncDecStmt, *ast.BranchStmt, *ast.EmptyStmt:
+		return fc.node(s)
+	}
+	return fc.node(s)
+}
+
+// node checks every expression of n as a read.
+func (fc *fresh) node(n ast.Node) string {
+	if n == nil || n == ast.Node((*ast.BlockStmt)(nil)) {
+		return ""
+	}
+	if s, ok := n.(ast.Stmt); ok {
+		switch s.(type) {
+		case *ast.AssignStmt, *ast.ExprStmt:
+			return fc.stmt(s)
+		}
+	}
+	why := ""
+	ast.Inspect(n, func(x ast.Node) bool {
+		if e, ok := x.(ast.Expr); ok && why == "" {
+			why = fc.expr(e, "")
+			return false
+		}
+		return why == ""
+	})
+	return why
+}
+
+// assign: the right-hand sides are reads (a map or list of the object
+// may flow back into the field it came from), then the left-hand sides
+// of the object are written.
+func (fc *fresh) assign(s *ast.AssignStmt) string {
+	for i, rhs := range s.Rhs {
+		target := ""
+		if len(s.Lhs) == len(s.Rhs) {
+			if path, ok := fc.pathOf(s.Lhs[i]); ok {
+				target = path
+			} else if id, ok := s.Lhs[i].(*ast.Ident); ok && s.Tok == token.DEFINE {
+				// labels := obj.GetLabels(), spec := &obj.Spec: the local
+				// holds the field.
+				if path, ok := fc.heldPath(rhs); ok {
+					if v, ok := fc.p.TypesInfo.Defs[id].(*types.Var); ok {
+						fc.roots[v] = path
+						continue
+					}
+				}
+			}
+		}
+		if why := fc.expr(rhs, target); why != "" {
+			return why
+		}
+	}
+	for _, lhs := range s.Lhs {
+		if path, ok := fc.pathOf(lhs); ok {
+			fc.written[path] = true
+			continue
+		}
+		// obj.Labels[k] = v: a write into the object's own map.
+		if ix, ok := lhs.(*ast.IndexExpr); ok {
+			if why := fc.expr(ix.Index, ""); why != "" {
+				return why
+			}
+			if _, ok := fc.pathOf(ix.X); ok {
+				continue
+			}
+		}
+		if why := fc.expr(lhs, ""); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// ifStmt: a condition on the live object is a decision a fresh object
+// always takes one way. Two are what an apply means anyway: a nil map or
+// list initialised to an empty one, and a branch for objects that exist
+// already that only keeps live values (an apply leaves what it does not
+// send to its owner).
+func (fc *fresh) ifStmt(s *ast.IfStmt) string {
+	if s.Init != nil {
+		if why := fc.stmt(s.Init); why != "" {
+			return why
+		}
+	}
+	if path, ok := fc.nilCheck(s.Cond); ok && s.Else == nil && fc.initialises(s.Body, path) {
+		return ""
+	}
+	if exists, path, ok := fc.existence(s.Cond); ok {
+		kept, ran := s.Body, ast.Stmt(nil)
+		if s.Else != nil {
+			ran = s.Else
+		}
+		if !exists {
+			if s.Else != nil {
+				return fc.at(s.Cond, "the mutate function sets fields apart for an existing object (%s) in an else", path)
+			}
+			return fc.stmts(s.Body.List)
+		}
+		if why := fc.keepsOnly(kept); why != "" {
+			return why
+		}
+		if ran != nil {
+			return fc.stmt(ran)
+		}
+		return ""
+	}
+	if why := fc.expr(s.Cond, ""); why != "" {
+		return why
+	}
+	if why := fc.stmts(s.Body.List); why != "" {
+		return why
+	}
+	if s.Else != nil {
+		return fc.stmt(s.Else)
+	}
+	return ""
+}
+
+// nilCheck is the object's path p in `p == nil` or `len(p) == 0`.
+func (fc *fresh) nilCheck(cond ast.Expr) (string, bool) {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return "", false
+	}
+	x := ast.Unparen(b.X)
+	if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" && check.ZeroExpr(b.Y) {
+			x = call.Args[0]
+		}
+	} else if !check.IsNil(b.Y) {
+		return "", false
+	}
+	path, ok := fc.pathOf(x)
+	return path, ok && fc.container(x)
+}
+
+// initialises reports a body that only assigns path an empty map or list.
+func (fc *fresh) initialises(body *ast.BlockStmt, path string) bool {
+	if len(body.List) != 1 {
+		return false
+	}
+	as, ok := body.List[0].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return false
+	}
+	if p, ok := fc.pathOf(as.Lhs[0]); !ok || p != path {
+		return false
+	}
+	switch r := ast.Unparen(as.Rhs[0]).(type) {
+	case *ast.CompositeLit:
+		return len(r.Elts) == 0
+	case *ast.CallExpr:
+		id, ok := r.Fun.(*ast.Ident)
+		return ok && id.Name == "make"
+	}
+	return false
+}
+
+// existence reads a check of whether the object exists already: its
+// creation time, resourceVersion or UID against zero. exists is true
+// when the condition holds for an existing object.
+func (fc *fresh) existence(cond ast.Expr) (exists bool, path string, ok bool) {
+	cond = ast.Unparen(cond)
+	neg := false
+	if u, isU := cond.(*ast.UnaryExpr); isU && u.Op == token.NOT {
+		neg, cond = true, ast.Unparen(u.X)
+	}
+	var x ast.Expr
+	switch c := cond.(type) {
+	case *ast.CallExpr: // obj.CreationTimestamp.IsZero()
+		sel, isSel := c.Fun.(*ast.SelectorExpr)
+		if !isSel || sel.Sel.Name != "IsZero" {
+			return false, "", false
+		}
+		x, exists = sel.X, neg
+	case *ast.BinaryExpr: // obj.ResourceVersion != "", obj.GetUID() == ""
+		if !check.ZeroExpr(c.Y) || c.Op != token.NEQ && c.Op != token.EQL || neg {
+			return false, "", false
+		}
+		x, exists = c.X, c.Op == token.NEQ
+	default:
+		return false, "", false
+	}
+	path, ok = fc.pathOf(x)
+	switch strings.TrimPrefix(path, "ObjectMeta.") {
+	case "CreationTimestamp", "ResourceVersion", "UID":
+		return exists, path, ok
+	}
+	return false, "", false
+}
+
+// keepsOnly checks a branch that runs only on an existing object: it may
+// carry live values into another value (through the package's own
+// functions, which merge them) that is not read after the call, and set
+// the object's fields to its own values; an apply leaves what it does
+// not send to its owner. A field of another value replaced whole by the
+// live one would be sent from then on; anything else is a change only
+// existing objects get.
+func (fc *fresh) keepsOnly(s ast.Stmt) string {
+	why := ""
+	ast.Inspect(s, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				_, own := fc.pathOf(lhs)
+				live := false
+				if len(n.Rhs) == len(n.Lhs) {
+					_, live = fc.pathOf(n.Rhs[i])
+				}
+				switch {
+				case own && live:
+				case !own && live && n.Tok != token.DEFINE:
+					why = fc.at(lhs, "the mutate function sets %s, once the object exists, to the live object's, and sends it from then on", fc.describe(lhs))
+				case own:
+					why = fc.at(lhs, "the mutate function changes %s only on an existing object", fc.describe(lhs))
+				default:
+					if fc.carriedTo(lhs) {
+						why = fc.at(lhs, "the mutate function carries values forward from the live object into %s, which is read after the write", fc.describe(lhs))
+					}
+				}
+			}
+		case *ast.ExprStmt:
+			call, ok := n.X.(*ast.CallExpr)
+			if !ok || fc.decl(fc.p.Callee(call)) == nil || len(call.Args) == 0 {
+				why = fc.at(n, "the mutate function does more than carry values forward from the live object in a block run only once it exists")
+				return false
+			}
+			if _, own := fc.pathOf(unaddr(call.Args[0])); !own && fc.carriedTo(call.Args[0]) {
+				why = fc.at(n, "the mutate function carries values forward from the live object into %s, which is read after the write", fc.describe(call.Args[0]))
+			}
+			return false
+		}
+		return true
+	})
+	return why
+}
+
+// carriedTo reports a value whose variable is read after the call (a
+// carry into it is then seen there, and would not be on a fresh object).
+func (fc *fresh) carriedTo(e ast.Expr) bool {
+	root := e
+	for {
+		switch x := ast.Unparen(root).(type) {
+		case *ast.SelectorExpr:
+			root = x.X
+			continue
+		case *ast.IndexExpr:
+			root = x.X
+			continue
+		case *ast.StarExpr:
+			root = x.X
+			continue
+		case *ast.UnaryExpr:
+			root = x.X
+			continue
+		}
+		break
+	}
+	id, ok := ast.Unparen(root).(*ast.Ident)
+	if !ok || fc.body == nil {
+		return true
+	}
+	v := fc.p.TypesInfo.Uses[id]
+	read := false
+	ast.Inspect(fc.body, func(n ast.Node) bool {
+		if x, ok := n.(*ast.Ident); ok && x.Pos() > fc.after && fc.p.TypesInfo.Uses[x] == v {
+			read = true
+		}
+		return !read
+	})
+	return read
+}
+
+// expr checks e's reads of the object. target is the path e is assigned
+// to: a map or list of that path may flow into it (a merge, an append).
+func (fc *fresh) expr(e ast.Expr, target string) string {
+	why := ""
+	ast.Inspect(e, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			why = fc.stmts(n.Body.List)
+			return false
+		case *ast.CallExpr:
+			if handled, w := fc.call(n); handled {
+				why = w
+				return false
+			}
+		case *ast.SelectorExpr, *ast.Ident, *ast.StarExpr, *ast.IndexExpr:
+			x := n.(ast.Expr)
+			path, ok := fc.pathOf(x)
+			if !ok {
+				return true
+			}
+			if fc.readable(path) || path == target && fc.container(x) {
+				return false
+			}
+			why = fc.at(x, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(x))
+			return false
+		}
+		return true
+	})
+	return why
+}
+
+// readable: the path is the object's name or namespace, or the function
+// has set it (or a field above it) already.
+func (fc *fresh) readable(path string) bool {
+	switch strings.TrimPrefix(path, "ObjectMeta.") {
+	case "Name", "Namespace", "GetName()", "GetNamespace()":
+		return true
+	}
+	for p := path; ; {
+		if fc.written[p] {
+			return true
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+	}
+}
+
+// safe are the functions that set what they are given on an object and
+// read nothing of it that a fresh object lacks: the owner references,
+// finalizers, a label or an annotation merged in.
+var safe = map[string]bool{
+	check.ControllerutilPkg + ".SetControllerReference":          true,
+	check.ControllerutilPkg + ".SetOwnerReference":               true,
+	check.ControllerutilPkg + ".AddFinalizer":                    true,
+	check.ControllerutilPkg + ".RemoveFinalizer":                 true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.SetMetaDataLabel":      true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.SetMetaDataAnnotation": true,
+	"maps.Copy": true,
+}
+
+// ownerChecks read the controller of an object.
+var ownerChecks = map[string]bool{
+	check.ControllerutilPkg + ".HasControllerReference":          true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.GetControllerOf":       true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.GetControllerOfNoCopy": true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.IsControlledBy":        true,
+}
+
+// call handles a call that is handed the object: a setter or getter of
+// it, a function known to only set what it is given, or a function of
+// this package followed with its parameter as the object. handled is
+// false for calls the object does not reach.
+func (fc *fresh) call(call *ast.CallExpr) (handled bool, why string) {
+	// obj.SetLabels(x), obj.GetLabels(): the field.
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if root, ok := fc.pathOf(sel.X); ok {
+			name := sel.Sel.Name
+			field := strings.TrimPrefix(strings.TrimPrefix(name, "Set"), "Get")
+			prefix := root
+			if prefix != "" {
+				prefix += "."
+			}
+			switch {
+			case strings.HasPrefix(name, "Set") && field != "":
+				for _, a := range call.Args {
+					if w := fc.expr(a, prefix+field); w != "" {
+						return true, w
+					}
+				}
+				fc.written[prefix+field] = true
+				return true, ""
+			case strings.HasPrefix(name, "Get") && len(call.Args) == 0:
+				if fc.readable(prefix+name+"()") || fc.readable(prefix+field) {
+					return true, ""
+				}
+				return true, fc.at(call, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(call))
+			case name == "IsZero" || name == "DeepCopy" || name == "DeepCopyInto" || name == "DeepCopyObject":
+			}
+			if fc.readable(root) {
+				return true, ""
+			}
+			return true, fc.at(call, "the mutate function calls %s on the live object", fc.describe(call.Fun))
+		}
+	}
+	if b, builtin := fc.p.TypesInfo.Uses[calleeIdent(call.Fun)].(*types.Builtin); builtin {
+		if _, own := fc.pathOf(call.Args[0]); own && b.Name() == "delete" {
+			return true, fc.expr(call.Args[1], "") // a key of its own map left out
+		}
+		return false, "" // append(obj.Rules, r), len(obj.Labels): reads of the arguments
+	}
+	var handed []int
+	for i, a := range call.Args {
+		if _, ok := fc.pathOf(unaddr(a)); ok {
+			handed = append(handed, i)
+		}
+	}
+	if len(handed) == 0 {
+		return false, ""
+	}
+	fn := fc.p.Callee(call)
+	if fn != nil && fn.Pkg() != nil && safe[fn.Pkg().Path()+"."+fn.Name()] {
+		for i, a := range call.Args {
+			if !contains(handed, i) {
+				if w := fc.expr(a, ""); w != "" {
+					return true, w
+				}
+			}
+		}
+		return true, ""
+	}
+	if fn != nil && fn.Pkg() != nil && ownerChecks[fn.Pkg().Path()+"."+fn.Name()] {
+		return true, fc.at(call, "the mutate function checks the live object's controller with %s, which a fresh object does not have; ensure.CreateOrUpdate refuses another controller's object with ensure.ErrAlreadyControlled instead", types.ExprString(call.Fun))
+	}
+	decl := fc.decl(fn)
+	if decl == nil || fc.depth >= maxDepth {
+		return true, fc.at(call, "the mutate function hands the object to %s, whose code is not followed here", types.ExprString(call.Fun))
+	}
+	// The callee's own parameters stand for what it is handed.
+	inner := &fresh{p: fc.p, roots: map[*types.Var]string{}, written: fc.written, depth: fc.depth + 1, body: fc.body, after: fc.after}
+	params := paramVars(fc.p, decl)
+	for i, a := range call.Args {
+		if contains(handed, i) && i < len(params) && params[i] != nil {
+			path, _ := fc.pathOf(unaddr(a))
+			inner.roots[params[i]] = path
+			continue
+		}
+		if w := fc.expr(a, ""); w != "" {
+			return true, w
+		}
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if w := fc.expr(sel.X, ""); w != "" {
+			return true, w
+		}
+	}
+	return true, inner.stmts(decl.Body.List)
+}
+
+// decl is the declaration of fn in this package, nil elsewhere.
+func (fc *fresh) decl(fn *types.Func) *ast.FuncDecl {
+	if fn == nil || fn.Pkg() != fc.p.Pkg {
+		return nil
+	}
+	return fc.p.FuncDecl(fn)
+}
+
+func paramVars(p pass, fd *ast.FuncDecl) []*types.Var {
+	var out []*types.Var
+	for _, f := range fd.Type.Params.List {
+		if len(f.Names) == 0 {
+			out = append(out, nil)
+		}
+		for _, n := range f.Names {
+			v, _ := p.TypesInfo.Defs[n].(*types.Var)
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pathOf is the path below the object e names (obj → "", obj.Spec.Replicas
+// → "Spec.Replicas", *obj.Spec.Replicas → the same, labels[k] of a local
+// holding obj.Labels → "Labels"), and whether e is the object's at all.
+func (fc *fresh) pathOf(e ast.Expr) (string, bool) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := fc.p.TypesInfo.Uses[x].(*types.Var)
+		if !ok {
+			return "", false
+		}
+		path, ok := fc.roots[v]
+		return path, ok
+	case *ast.SelectorExpr:
+		if _, isVar := fc.p.TypesInfo.Uses[x.Sel].(*types.Var); !isVar {
+			return "", false // a method value
+		}
+		base, ok := fc.pathOf(x.X)
+		if !ok {
+			return "", false
+		}
+		if base == "" {
+			return x.Sel.Name, true
+		}
+		return base + "." + x.Sel.Name, true
+	case *ast.StarExpr:
+		return fc.pathOf(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return fc.pathOf(x.X)
+		}
+	}
+	return "", false
+}
+
+// heldPath is the path of a part of the object a local can hold and
+// write through: a map or list of it, its address, or what a getter of
+// one returns.
+func (fc *fresh) heldPath(e ast.Expr) (string, bool) {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return fc.pathOf(u.X)
+	}
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(call.Args) == 0 && fc.container(call) {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "Get") {
+			if root, ok := fc.pathOf(sel.X); ok {
+				return strings.TrimPrefix(root+"."+strings.TrimPrefix(sel.Sel.Name, "Get"), "."), true
+			}
+		}
+		return "", false
+	}
+	path, ok := fc.pathOf(e)
+	return path, ok && fc.container(e)
+}
+
+// container reports a map or slice.
+func (fc *fresh) container(e ast.Expr) bool {
+	t := fc.p.TypesInfo.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	switch t.Underlying().(type) {
+	case *types.Map, *types.Slice:
+		return true
+	}
+	return false
+}
+
+// describe is how a message names e: its source.
+func (fc *fresh) describe(e ast.Expr) string { return types.ExprString(e) }
+
+// at is a reason with the position of n.
+func (fc *fresh) at(n ast.Node, format string, args ...any) string {
+	pos := fc.p.Fset.Position(n.Pos())
+	return fmt.Sprintf(format, args...) + fmt.Sprintf(" (%s:%d:%d): a value to keep from the live object is one to leave out of the intent, or to compute", shortFile(pos.Filename), pos.Line, pos.Column)
+}
+
+func shortFile(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func calleeIdent(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+func unaddr(e ast.Expr) ast.Expr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return u.X
+	}
+	return e
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
