@@ -60,6 +60,20 @@ Update.`, kind))
 			jen.Return(jen.Id("after"), jen.Id("res"), jen.Id("err")),
 		)
 		f.Line()
+		comment(f, fmt.Sprintf(`CreateOrUpdate%[1]s is controllerutil.CreateOrUpdate by server-side apply,
+with the %[1]s's merge schema: f runs on obj as built (name and namespace,
+and what else the caller set), what it sets is applied with force, and
+no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+receives the live object.`, kind))
+		f.Func().Id(contract.CreateOrUpdate(kind)).Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Qual(crClientPkg, "Client"),
+			jen.Id("obj").Op("*").Qual(k.Name.Pkg, kind), jen.Id("f").Qual(controllerutilPkg, "MutateFn"),
+			jen.Id("opts").Op("...").Qual(ensureRuntimePkg, contract.ApplyOption),
+		).Params(jen.Qual(controllerutilPkg, "OperationResult"), jen.Error()).Block(
+			jen.Return(jen.Qual(ensureRuntimePkg, contract.CreateOrUpdateFunc).Call(
+				jen.Id("ctx"), jen.Id("c"), jen.Id("obj"), jen.Id("f"), withSchema(u, k))),
+		)
+		f.Line()
 		comment(f, fmt.Sprintf(`Owned%[1]sChanges is a predicate for Owns(&%[1]s{}) that drops update
 events changing nothing c's field manager owns (status churn, other
 managers' fields); deleted objects leave c's memory.`, kind))
@@ -135,6 +149,8 @@ func ensureFunc(f *jen.File, u *model.Universe, k *model.Type, name, sub string)
 }
 
 // withSchema passes the kind's merge schema first, then the caller's options.
+const controllerutilPkg = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
 func withSchema(u *model.Universe, k *model.Type) *jen.Statement {
 	return jen.Append(jen.Index().Qual(ensureRuntimePkg, contract.ApplyOption).Values(
 		jen.Qual(ensureRuntimePkg, "Schema").Call(jen.Qual(u.OutputPkg+"/internal", "Parser").Call().Dot("Type").Call(jen.Lit(k.Name.SchemaName()))),

@@ -105,6 +105,15 @@ func OwnedChanges(kind string) string { return "Owned" + kind + "Changes" }
 // an object it read (ApplyChanges of the runtime): before, after, opts.
 func ApplyChanges(kind string) string { return "Apply" + kind + "Changes" }
 
+// CreateOrUpdate names a kind's helper with controllerutil.CreateOrUpdate's
+// signature, by server-side apply (CreateOrUpdateFunc of the runtime, with
+// the kind's schema): ctx, client, object, mutate function, opts.
+func CreateOrUpdate(kind string) string { return CreateOrUpdateFunc + kind }
+
+// CreateOrUpdateFunc is the runtime's function the generated
+// CreateOrUpdate<Kind> calls.
+const CreateOrUpdateFunc = "CreateOrUpdate"
+
 // ApplyChangesFunc is the runtime's function the generated
 // Apply<Kind>Changes wrap.
 const ApplyChangesFunc = "ApplyChanges"

@@ -58,7 +58,16 @@ func (p pass) fix(call *ast.CallExpr, name string, stack []ast.Node) ([]analysis
 		return nil, "the call is not in a file of the package"
 	}
 	f := p.NewFixer(file)
-	callee := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + name
+	var callee string
+	if t := p.TypesInfo.TypeOf(call.Args[2]); name == contract.CreateOrUpdateFunc && t != nil {
+		// The kind's own, with its merge schema, where ssagen generated it.
+		if h := p.KindHelper(t, contract.CreateOrUpdate); h != nil {
+			callee = f.Qualify(h.Pkg(), "") + "." + h.Name()
+		}
+	}
+	if callee == "" {
+		callee = f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + name
+	}
 	edits := []analysis.TextEdit{{Pos: call.Fun.Pos(), End: call.Fun.End(), NewText: []byte(callee)}}
 	edits = append(edits, f.ImportEdits([]ast.Node{call.Fun}, callee)...)
 	return []analysis.SuggestedFix{{

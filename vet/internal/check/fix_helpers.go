@@ -50,6 +50,18 @@ func (p *Pass) helperFunc(obj types.Type) *types.Func {
 	return found[0]
 }
 
+// KindHelper is the function name(kind) of the helper package that
+// holds Ensure<Kind> for the object type obj (helperFunc), or nil.
+func (p *Pass) KindHelper(obj types.Type, name func(kind string) string) *types.Func {
+	ensure := p.helperFunc(obj)
+	if ensure == nil {
+		return nil
+	}
+	kind := types.Unalias(obj.(*types.Pointer).Elem()).(*types.Named).Obj().Name()
+	fn, _ := ensure.Pkg().Scope().Lookup(name(kind)).(*types.Func)
+	return fn
+}
+
 // acNamed returns the named apply configuration type t points to.
 func acNamed(t types.Type) *types.Named {
 	ptr, ok := t.(*types.Pointer)

@@ -9,6 +9,7 @@ import (
 	platformv1alpha1ac "github.com/ssagen/ssagen/examples/generated/applyconfiguration/api/v1alpha1"
 	internal "github.com/ssagen/ssagen/examples/generated/applyconfiguration/internal"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -36,6 +37,15 @@ func EnsureProject(ctx context.Context, c client.Client, owner client.Object, de
 func ApplyProjectChanges(ctx context.Context, c client.Client, before, after *platformv1alpha1.Project, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Project, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateProject is controllerutil.CreateOrUpdate by server-side apply,
+// with the Project's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateProject(ctx context.Context, c client.Client, obj *platformv1alpha1.Project, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Project"))}, opts...)...)
 }
 
 // OwnedProjectChanges is a predicate for Owns(&Project{}) that drops update
@@ -79,6 +89,15 @@ func ApplyProxyChanges(ctx context.Context, c client.Client, before, after *plat
 	return after, res, err
 }
 
+// CreateOrUpdateProxy is controllerutil.CreateOrUpdate by server-side apply,
+// with the Proxy's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateProxy(ctx context.Context, c client.Client, obj *platformv1alpha1.Proxy, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Proxy"))}, opts...)...)
+}
+
 // OwnedProxyChanges is a predicate for Owns(&Proxy{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -118,6 +137,15 @@ func EnsureSandbox(ctx context.Context, c client.Client, owner client.Object, de
 func ApplySandboxChanges(ctx context.Context, c client.Client, before, after *platformv1alpha1.Sandbox, opts ...ssaensure.ApplyOption) (*platformv1alpha1.Sandbox, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateSandbox is controllerutil.CreateOrUpdate by server-side apply,
+// with the Sandbox's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateSandbox(ctx context.Context, c client.Client, obj *platformv1alpha1.Sandbox, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.examples.api.v1alpha1.Sandbox"))}, opts...)...)
 }
 
 // OwnedSandboxChanges is a predicate for Owns(&Sandbox{}) that drops update

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -50,6 +51,15 @@ func StatusFromDeployment(in *appsv1.Deployment) *appsv1ac.DeploymentApplyConfig
 func ApplyDeploymentChanges(ctx context.Context, c client.Client, before, after *appsv1.Deployment, opts ...ssaensure.ApplyOption) (*appsv1.Deployment, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateDeployment is controllerutil.CreateOrUpdate by server-side apply,
+// with the Deployment's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateDeployment(ctx context.Context, c client.Client, obj *appsv1.Deployment, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.apps.v1.Deployment"))}, opts...)...)
 }
 
 // OwnedDeploymentChanges is a predicate for Owns(&Deployment{}) that drops update

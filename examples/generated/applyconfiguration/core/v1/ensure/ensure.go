@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -42,6 +43,15 @@ func FromConfigMap(in *corev1.ConfigMap) *corev1ac.ConfigMapApplyConfiguration {
 func ApplyConfigMapChanges(ctx context.Context, c client.Client, before, after *corev1.ConfigMap, opts ...ssaensure.ApplyOption) (*corev1.ConfigMap, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateConfigMap is controllerutil.CreateOrUpdate by server-side apply,
+// with the ConfigMap's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateConfigMap(ctx context.Context, c client.Client, obj *corev1.ConfigMap, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ConfigMap"))}, opts...)...)
 }
 
 // OwnedConfigMapChanges is a predicate for Owns(&ConfigMap{}) that drops update
@@ -91,6 +101,15 @@ func ApplyPodChanges(ctx context.Context, c client.Client, before, after *corev1
 	return after, res, err
 }
 
+// CreateOrUpdatePod is controllerutil.CreateOrUpdate by server-side apply,
+// with the Pod's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdatePod(ctx context.Context, c client.Client, obj *corev1.Pod, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Pod"))}, opts...)...)
+}
+
 // OwnedPodChanges is a predicate for Owns(&Pod{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -136,6 +155,15 @@ func FromSecret(in *corev1.Secret) *corev1ac.SecretApplyConfiguration {
 func ApplySecretChanges(ctx context.Context, c client.Client, before, after *corev1.Secret, opts ...ssaensure.ApplyOption) (*corev1.Secret, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Secret"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateSecret is controllerutil.CreateOrUpdate by server-side apply,
+// with the Secret's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateSecret(ctx context.Context, c client.Client, obj *corev1.Secret, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Secret"))}, opts...)...)
 }
 
 // OwnedSecretChanges is a predicate for Owns(&Secret{}) that drops update
@@ -185,6 +213,15 @@ func ApplyServiceChanges(ctx context.Context, c client.Client, before, after *co
 	return after, res, err
 }
 
+// CreateOrUpdateService is controllerutil.CreateOrUpdate by server-side apply,
+// with the Service's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateService(ctx context.Context, c client.Client, obj *corev1.Service, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.Service"))}, opts...)...)
+}
+
 // OwnedServiceChanges is a predicate for Owns(&Service{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -230,6 +267,15 @@ func FromServiceAccount(in *corev1.ServiceAccount) *corev1ac.ServiceAccountApply
 func ApplyServiceAccountChanges(ctx context.Context, c client.Client, before, after *corev1.ServiceAccount, opts ...ssaensure.ApplyOption) (*corev1.ServiceAccount, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateServiceAccount is controllerutil.CreateOrUpdate by server-side apply,
+// with the ServiceAccount's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateServiceAccount(ctx context.Context, c client.Client, obj *corev1.ServiceAccount, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.core.v1.ServiceAccount"))}, opts...)...)
 }
 
 // OwnedServiceAccountChanges is a predicate for Owns(&ServiceAccount{}) that drops update

@@ -9,6 +9,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	discoveryv1ac "k8s.io/client-go/applyconfigurations/discovery/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -42,6 +43,15 @@ func FromEndpointSlice(in *discoveryv1.EndpointSlice) *discoveryv1ac.EndpointSli
 func ApplyEndpointSliceChanges(ctx context.Context, c client.Client, before, after *discoveryv1.EndpointSlice, opts ...ssaensure.ApplyOption) (*discoveryv1.EndpointSlice, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateEndpointSlice is controllerutil.CreateOrUpdate by server-side apply,
+// with the EndpointSlice's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateEndpointSlice(ctx context.Context, c client.Client, obj *discoveryv1.EndpointSlice, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.discovery.v1.EndpointSlice"))}, opts...)...)
 }
 
 // OwnedEndpointSliceChanges is a predicate for Owns(&EndpointSlice{}) that drops update

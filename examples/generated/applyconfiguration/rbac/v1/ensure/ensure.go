@@ -9,6 +9,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -42,6 +43,15 @@ func FromClusterRole(in *rbacv1.ClusterRole) *rbacv1ac.ClusterRoleApplyConfigura
 func ApplyClusterRoleChanges(ctx context.Context, c client.Client, before, after *rbacv1.ClusterRole, opts ...ssaensure.ApplyOption) (*rbacv1.ClusterRole, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateClusterRole is controllerutil.CreateOrUpdate by server-side apply,
+// with the ClusterRole's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateClusterRole(ctx context.Context, c client.Client, obj *rbacv1.ClusterRole, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRole"))}, opts...)...)
 }
 
 // OwnedClusterRoleChanges is a predicate for Owns(&ClusterRole{}) that drops update
@@ -83,6 +93,15 @@ func ApplyClusterRoleBindingChanges(ctx context.Context, c client.Client, before
 	return after, res, err
 }
 
+// CreateOrUpdateClusterRoleBinding is controllerutil.CreateOrUpdate by server-side apply,
+// with the ClusterRoleBinding's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateClusterRoleBinding(ctx context.Context, c client.Client, obj *rbacv1.ClusterRoleBinding, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.ClusterRoleBinding"))}, opts...)...)
+}
+
 // OwnedClusterRoleBindingChanges is a predicate for Owns(&ClusterRoleBinding{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -122,6 +141,15 @@ func ApplyRoleChanges(ctx context.Context, c client.Client, before, after *rbacv
 	return after, res, err
 }
 
+// CreateOrUpdateRole is controllerutil.CreateOrUpdate by server-side apply,
+// with the Role's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateRole(ctx context.Context, c client.Client, obj *rbacv1.Role, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.Role"))}, opts...)...)
+}
+
 // OwnedRoleChanges is a predicate for Owns(&Role{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -159,6 +187,15 @@ func FromRoleBinding(in *rbacv1.RoleBinding) *rbacv1ac.RoleBindingApplyConfigura
 func ApplyRoleBindingChanges(ctx context.Context, c client.Client, before, after *rbacv1.RoleBinding, opts ...ssaensure.ApplyOption) (*rbacv1.RoleBinding, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateRoleBinding is controllerutil.CreateOrUpdate by server-side apply,
+// with the RoleBinding's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateRoleBinding(ctx context.Context, c client.Client, obj *rbacv1.RoleBinding, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("io.k8s.api.rbac.v1.RoleBinding"))}, opts...)...)
 }
 
 // OwnedRoleBindingChanges is a predicate for Owns(&RoleBinding{}) that drops update

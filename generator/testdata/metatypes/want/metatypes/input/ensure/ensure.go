@@ -9,6 +9,7 @@ import (
 	internal "github.com/ssagen/ssagen/generator/testdata/metatypes/want/internal"
 	metainputac "github.com/ssagen/ssagen/generator/testdata/metatypes/want/metatypes/input"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -35,6 +36,15 @@ func EnsureWidget(ctx context.Context, c client.Client, owner client.Object, des
 func ApplyWidgetChanges(ctx context.Context, c client.Client, before, after *metainput.Widget, opts ...ssaensure.ApplyOption) (*metainput.Widget, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.metatypes.input.Widget"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateWidget is controllerutil.CreateOrUpdate by server-side apply,
+// with the Widget's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateWidget(ctx context.Context, c client.Client, obj *metainput.Widget, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.metatypes.input.Widget"))}, opts...)...)
 }
 
 // OwnedWidgetChanges is a predicate for Owns(&Widget{}) that drops update

@@ -9,6 +9,7 @@ import (
 	extensionsv1alpha1ac "github.com/ssagen/ssagen/generator/testdata/multigroup/want/extensions/v1alpha1"
 	internal "github.com/ssagen/ssagen/generator/testdata/multigroup/want/internal"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -35,6 +36,15 @@ func EnsureFilter(ctx context.Context, c client.Client, owner client.Object, des
 func ApplyFilterChanges(ctx context.Context, c client.Client, before, after *extensionsv1alpha1.Filter, opts ...ssaensure.ApplyOption) (*extensionsv1alpha1.Filter, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateFilter is controllerutil.CreateOrUpdate by server-side apply,
+// with the Filter's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateFilter(ctx context.Context, c client.Client, obj *extensionsv1alpha1.Filter, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.extensions.api.v1alpha1.Filter"))}, opts...)...)
 }
 
 // OwnedFilterChanges is a predicate for Owns(&Filter{}) that drops update

@@ -9,6 +9,7 @@ import (
 	gatewayv1alpha1ac "github.com/ssagen/ssagen/generator/testdata/multigroup/want/gateway/v1alpha1"
 	internal "github.com/ssagen/ssagen/generator/testdata/multigroup/want/internal"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -35,6 +36,15 @@ func EnsureGateway(ctx context.Context, c client.Client, owner client.Object, de
 func ApplyGatewayChanges(ctx context.Context, c client.Client, before, after *gatewayv1alpha1.Gateway, opts ...ssaensure.ApplyOption) (*gatewayv1alpha1.Gateway, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateGateway is controllerutil.CreateOrUpdate by server-side apply,
+// with the Gateway's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateGateway(ctx context.Context, c client.Client, obj *gatewayv1alpha1.Gateway, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal.Parser().Type("com.github.ssagen.ssagen.generator.testdata.multigroup.input.api.v1alpha1.Gateway"))}, opts...)...)
 }
 
 // OwnedGatewayChanges is a predicate for Owns(&Gateway{}) that drops update

@@ -9,6 +9,7 @@ import (
 	internal2 "github.com/ssagen/ssagen/generator/testdata/names/want/internal"
 	namesinputac "github.com/ssagen/ssagen/generator/testdata/names/want/names/input"
 	client "sigs.k8s.io/controller-runtime/pkg/client"
+	controllerutil "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	predicate "sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
@@ -35,6 +36,15 @@ func EnsureAPIVersion(ctx context.Context, c client.Client, owner client.Object,
 func ApplyAPIVersionChanges(ctx context.Context, c client.Client, before, after *namesinput.APIVersion, opts ...ssaensure.ApplyOption) (*namesinput.APIVersion, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateAPIVersion is controllerutil.CreateOrUpdate by server-side apply,
+// with the APIVersion's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateAPIVersion(ctx context.Context, c client.Client, obj *namesinput.APIVersion, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.APIVersion"))}, opts...)...)
 }
 
 // OwnedAPIVersionChanges is a predicate for Owns(&APIVersion{}) that drops update
@@ -69,6 +79,15 @@ func ApplyClientChanges(ctx context.Context, c client.Client, before, after *nam
 	return after, res, err
 }
 
+// CreateOrUpdateClient is controllerutil.CreateOrUpdate by server-side apply,
+// with the Client's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateClient(ctx context.Context, c client.Client, obj *namesinput.Client, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Client"))}, opts...)...)
+}
+
 // OwnedClientChanges is a predicate for Owns(&Client{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -99,6 +118,15 @@ func EnsureCtx(ctx context.Context, c client.Client, owner client.Object, desire
 func ApplyCtxChanges(ctx context.Context, c client.Client, before, after *namesinput.Ctx, opts ...ssaensure.ApplyOption) (*namesinput.Ctx, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateCtx is controllerutil.CreateOrUpdate by server-side apply,
+// with the Ctx's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateCtx(ctx context.Context, c client.Client, obj *namesinput.Ctx, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Ctx"))}, opts...)...)
 }
 
 // OwnedCtxChanges is a predicate for Owns(&Ctx{}) that drops update
@@ -133,6 +161,15 @@ func ApplyInterfaceChanges(ctx context.Context, c client.Client, before, after *
 	return after, res, err
 }
 
+// CreateOrUpdateInterface is controllerutil.CreateOrUpdate by server-side apply,
+// with the Interface's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateInterface(ctx context.Context, c client.Client, obj *namesinput.Interface, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Interface"))}, opts...)...)
+}
+
 // OwnedInterfaceChanges is a predicate for Owns(&Interface{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -163,6 +200,15 @@ func EnsureInternal(ctx context.Context, c client.Client, owner client.Object, d
 func ApplyInternalChanges(ctx context.Context, c client.Client, before, after *namesinput.Internal, opts ...ssaensure.ApplyOption) (*namesinput.Internal, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateInternal is controllerutil.CreateOrUpdate by server-side apply,
+// with the Internal's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateInternal(ctx context.Context, c client.Client, obj *namesinput.Internal, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Internal"))}, opts...)...)
 }
 
 // OwnedInternalChanges is a predicate for Owns(&Internal{}) that drops update
@@ -197,6 +243,15 @@ func ApplyKindChanges(ctx context.Context, c client.Client, before, after *names
 	return after, res, err
 }
 
+// CreateOrUpdateKind is controllerutil.CreateOrUpdate by server-side apply,
+// with the Kind's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateKind(ctx context.Context, c client.Client, obj *namesinput.Kind, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Kind"))}, opts...)...)
+}
+
 // OwnedKindChanges is a predicate for Owns(&Kind{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -227,6 +282,15 @@ func EnsureManagedfields(ctx context.Context, c client.Client, owner client.Obje
 func ApplyManagedfieldsChanges(ctx context.Context, c client.Client, before, after *namesinput.Managedfields, opts ...ssaensure.ApplyOption) (*namesinput.Managedfields, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateManagedfields is controllerutil.CreateOrUpdate by server-side apply,
+// with the Managedfields's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateManagedfields(ctx context.Context, c client.Client, obj *namesinput.Managedfields, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Managedfields"))}, opts...)...)
 }
 
 // OwnedManagedfieldsChanges is a predicate for Owns(&Managedfields{}) that drops update
@@ -261,6 +325,15 @@ func ApplyMetav1Changes(ctx context.Context, c client.Client, before, after *nam
 	return after, res, err
 }
 
+// CreateOrUpdateMetav1 is controllerutil.CreateOrUpdate by server-side apply,
+// with the Metav1's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateMetav1(ctx context.Context, c client.Client, obj *namesinput.Metav1, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Metav1"))}, opts...)...)
+}
+
 // OwnedMetav1Changes is a predicate for Owns(&Metav1{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -291,6 +364,15 @@ func EnsureName(ctx context.Context, c client.Client, owner client.Object, desir
 func ApplyNameChanges(ctx context.Context, c client.Client, before, after *namesinput.Name, opts ...ssaensure.ApplyOption) (*namesinput.Name, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateName is controllerutil.CreateOrUpdate by server-side apply,
+// with the Name's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateName(ctx context.Context, c client.Client, obj *namesinput.Name, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Name"))}, opts...)...)
 }
 
 // OwnedNameChanges is a predicate for Owns(&Name{}) that drops update
@@ -325,6 +407,15 @@ func ApplyObjectChanges(ctx context.Context, c client.Client, before, after *nam
 	return after, res, err
 }
 
+// CreateOrUpdateObject is controllerutil.CreateOrUpdate by server-side apply,
+// with the Object's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateObject(ctx context.Context, c client.Client, obj *namesinput.Object, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Object"))}, opts...)...)
+}
+
 // OwnedObjectChanges is a predicate for Owns(&Object{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -355,6 +446,15 @@ func EnsureParser(ctx context.Context, c client.Client, owner client.Object, des
 func ApplyParserChanges(ctx context.Context, c client.Client, before, after *namesinput.Parser, opts ...ssaensure.ApplyOption) (*namesinput.Parser, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateParser is controllerutil.CreateOrUpdate by server-side apply,
+// with the Parser's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateParser(ctx context.Context, c client.Client, obj *namesinput.Parser, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Parser"))}, opts...)...)
 }
 
 // OwnedParserChanges is a predicate for Owns(&Parser{}) that drops update
@@ -389,6 +489,15 @@ func ApplySchemeChanges(ctx context.Context, c client.Client, before, after *nam
 	return after, res, err
 }
 
+// CreateOrUpdateScheme is controllerutil.CreateOrUpdate by server-side apply,
+// with the Scheme's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateScheme(ctx context.Context, c client.Client, obj *namesinput.Scheme, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Scheme"))}, opts...)...)
+}
+
 // OwnedSchemeChanges is a predicate for Owns(&Scheme{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -421,6 +530,15 @@ func ApplyTypesChanges(ctx context.Context, c client.Client, before, after *name
 	return after, res, err
 }
 
+// CreateOrUpdateTypes is controllerutil.CreateOrUpdate by server-side apply,
+// with the Types's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateTypes(ctx context.Context, c client.Client, obj *namesinput.Types, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.Types"))}, opts...)...)
+}
+
 // OwnedTypesChanges is a predicate for Owns(&Types{}) that drops update
 // events changing nothing c's field manager owns (status churn, other
 // managers' fields); deleted objects leave c's memory.
@@ -451,6 +569,15 @@ func EnsureWidgetList(ctx context.Context, c client.Client, owner client.Object,
 func ApplyWidgetListChanges(ctx context.Context, c client.Client, before, after *namesinput.WidgetList, opts ...ssaensure.ApplyOption) (*namesinput.WidgetList, ssaensure.Result, error) {
 	res, err := ssaensure.ApplyChanges(ctx, c, before, after, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
 	return after, res, err
+}
+
+// CreateOrUpdateWidgetList is controllerutil.CreateOrUpdate by server-side apply,
+// with the WidgetList's merge schema: f runs on obj as built (name and namespace,
+// and what else the caller set), what it sets is applied with force, and
+// no request is sent when nothing changed (ensure.CreateOrUpdate). obj
+// receives the live object.
+func CreateOrUpdateWidgetList(ctx context.Context, c client.Client, obj *namesinput.WidgetList, f controllerutil.MutateFn, opts ...ssaensure.ApplyOption) (controllerutil.OperationResult, error) {
+	return ssaensure.CreateOrUpdate(ctx, c, obj, f, append([]ssaensure.ApplyOption{ssaensure.Schema(internal2.Parser().Type("com.github.ssagen.ssagen.generator.testdata.names.input.WidgetList"))}, opts...)...)
 }
 
 // OwnedWidgetListChanges is a predicate for Owns(&WidgetList{}) that drops update
