@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -31,8 +32,10 @@ import (
 // zero value, nulls, status, and the metadata the API server sets. A
 // controller reference f sets (controllerutil.SetControllerReference) is
 // the owner: an object another controller holds is refused with
-// ErrAlreadyControlled, as SetControllerReference on the live object
-// refuses it. obj receives the live object, and the result is
+// ErrAlreadyControlled; first the mutate function is handed the live
+// object, as CreateOrUpdate would, and its error (its own check for
+// another controller, SetControllerReference's AlreadyOwnedError) is the
+// call's. obj receives the live object, and the result is
 // controllerutil's: Created, Updated or None.
 //
 // f must set the object as a whole, as it would on a new object: a value
@@ -87,6 +90,14 @@ func applyMutation(ctx context.Context, c client.Client, obj client.Object, f co
 		ownerObj = owner.obj
 	}
 	res, err := Apply(ctx, c, ownerObj, main, obj, opts...)
+	if errors.Is(err, ErrAlreadyControlled) {
+		// Another controller holds the object: obj is the live object, and
+		// the mutate function is handed it as CreateOrUpdate would, so its
+		// own check (or SetControllerReference's) says so in its words.
+		if ferr := f(); ferr != nil {
+			return controllerutil.OperationResultNone, res, ferr
+		}
+	}
 	if err != nil {
 		return controllerutil.OperationResultNone, res, err
 	}

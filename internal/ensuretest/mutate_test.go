@@ -114,16 +114,33 @@ func TestCreateOrUpdateByApply(t *testing.T) {
 		t.Fatalf("%d writes after a failed mutate function", n)
 	}
 
-	// Another controller's object is refused, as SetControllerReference
-	// on the live object refuses it.
+	// Another controller's object is refused as CreateOrUpdate refuses it:
+	// the mutate function is handed the live object, and its error is the
+	// call's — SetControllerReference's, or the function's own check's.
 	other := &platformv1alpha1.Project{ObjectMeta: metav1.ObjectMeta{Name: "p2"}}
 	if err := e.direct.Create(ctx, other); err != nil {
 		t.Fatal(err)
 	}
+	mark = e.counter.Snapshot()
 	taken := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"}}
 	_, err := ensure.CreateOrUpdate(ctx, c, taken, deployment(taken, other, scheme, "app:2", nil))
-	if !errors.Is(err, ensure.ErrAlreadyControlled) {
-		t.Fatalf("error %v, want ErrAlreadyControlled", err)
+	var owned *controllerutil.AlreadyOwnedError
+	if !errors.As(err, &owned) {
+		t.Fatalf("error %v, want SetControllerReference's AlreadyOwnedError", err)
+	}
+	errTaken := errors.New("taken")
+	guarded := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"}}
+	_, err = ensure.CreateOrUpdate(ctx, c, guarded, func() error {
+		if metav1.GetControllerOf(guarded) != nil && !metav1.IsControlledBy(guarded, other) {
+			return errTaken
+		}
+		return deployment(guarded, other, scheme, "app:2", nil)()
+	})
+	if !errors.Is(err, errTaken) {
+		t.Fatalf("error %v, want the mutate function's own refusal", err)
+	}
+	if n := writes(e.counter.Since(mark)); n != 0 {
+		t.Fatalf("%d writes to another controller's object", n)
 	}
 }
 

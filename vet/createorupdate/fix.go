@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -44,9 +45,12 @@ func (p pass) fix(call *ast.CallExpr, name string, stack []ast.Node) ([]analysis
 	if body == nil {
 		return nil, fmt.Sprintf("the mutate function's code (%s) is not in this package", types.ExprString(call.Args[3]))
 	}
-	fc := &fresh{p: p, roots: map[*types.Var]string{v: ""}, written: map[string]bool{}, body: check.FuncBody(stack), after: call.End()}
+	fc := &fresh{p: p, roots: map[*types.Var]string{v: ""}, written: map[string]bool{}, body: check.FuncBody(stack), after: call.End(), owners: map[string]bool{}}
 	if why := fc.stmts(body.List); why != "" {
 		return nil, why
+	}
+	if len(fc.owners) > 1 {
+		return nil, fmt.Sprintf("the mutate function checks for another controller than the one it sets (%s): the runtime refuses only an object another controller than the one set holds", strings.Join(sortedKeys(fc.owners), ", "))
 	}
 	var file *ast.File
 	for _, n := range stack {
@@ -102,6 +106,18 @@ type fresh struct {
 	// body is the function the call is in, after the call's end.
 	body  *ast.BlockStmt
 	after token.Pos
+	// guard: a condition that checks for another controller is being
+	// read, where the object's owner references and creation time are
+	// what the live object has (the runtime hands an object another
+	// controller holds to the mutate function, as CreateOrUpdate did).
+	guard bool
+	// owners are the owners the function checks against or sets, as
+	// written.
+	owners map[string]bool
+	// args are the arguments a followed function's parameters took.
+	args map[*types.Var]string
+	// checked: the guard read the object's owner references.
+	checked *bool
 }
 
 func (fc *fresh) stmts(list []ast.Stmt) string {
@@ -246,6 +262,17 @@ func (fc *fresh) ifStmt(s *ast.IfStmt) string {
 	}
 	if path, ok := fc.nilCheck(s.Cond); ok && s.Else == nil && fc.initialises(s.Body, path) {
 		return ""
+	}
+	if s.Else == nil && refuses(s.Body) {
+		// if another controller holds it { return an error }: on a fresh
+		// object it never holds; an object another controller holds is
+		// handed to the mutate function as it is live, and its error is
+		// the call's.
+		g, checked := *fc, false
+		g.guard, g.checked = true, &checked
+		if why := g.expr(s.Cond, ""); why == "" && checked {
+			return fc.stmts(s.Body.List)
+		}
 	}
 	if exists, path, ok := fc.existence(s.Cond); ok {
 		kept, ran := s.Body, ast.Stmt(nil)
@@ -400,36 +427,31 @@ func (fc *fresh) keepsOnly(s ast.Stmt) string {
 	return why
 }
 
-// carriedTo reports a value whose variable is read after the call (a
-// carry into it is then seen there, and would not be on a fresh object).
+// carriedTo reports a value read after the call (a carry into it is
+// then seen there, and would not be on a fresh object): the value, a
+// field of it, or what holds it.
 func (fc *fresh) carriedTo(e ast.Expr) bool {
-	root := e
-	for {
-		switch x := ast.Unparen(root).(type) {
-		case *ast.SelectorExpr:
-			root = x.X
-			continue
-		case *ast.IndexExpr:
-			root = x.X
-			continue
-		case *ast.StarExpr:
-			root = x.X
-			continue
-		case *ast.UnaryExpr:
-			root = x.X
-			continue
-		}
-		break
-	}
-	id, ok := ast.Unparen(root).(*ast.Ident)
-	if !ok || fc.body == nil {
+	if fc.body == nil {
 		return true
 	}
-	v := fc.p.TypesInfo.Uses[id]
+	target := types.ExprString(unaddr(e))
+	related := func(txt string) bool {
+		return txt == target || strings.HasPrefix(txt, target+".") || strings.HasPrefix(target, txt+".")
+	}
 	read := false
 	ast.Inspect(fc.body, func(n ast.Node) bool {
-		if x, ok := n.(*ast.Ident); ok && x.Pos() > fc.after && fc.p.TypesInfo.Uses[x] == v {
-			read = true
+		switch {
+		case read || n == nil || n.End() <= fc.after:
+			return false // found, or wholly before the call's end
+		case n.Pos() < fc.after:
+			return true // holds the call: look inside
+		}
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			read = related(types.ExprString(x))
+			return false
+		case *ast.Ident:
+			read = related(x.Name)
 		}
 		return !read
 	})
@@ -476,6 +498,10 @@ func (fc *fresh) readable(path string) bool {
 	switch strings.TrimPrefix(path, "ObjectMeta.") {
 	case "Name", "Namespace", "GetName()", "GetNamespace()":
 		return true
+	case "OwnerReferences", "GetOwnerReferences()", "CreationTimestamp", "GetCreationTimestamp()", "UID", "GetUID()":
+		if fc.guard {
+			return true
+		}
 	}
 	for p := path; ; {
 		if fc.written[p] {
@@ -552,9 +578,9 @@ func (fc *fresh) call(call *ast.CallExpr) (handled bool, why string) {
 		}
 		return false, "" // append(obj.Rules, r), len(obj.Labels): reads of the arguments
 	}
-	var handed []int
+	var handed []int // the arguments through which the callee reaches the object
 	for i, a := range call.Args {
-		if _, ok := fc.pathOf(unaddr(a)); ok {
+		if _, ok := fc.pathOf(unaddr(a)); ok && fc.reaches(a) {
 			handed = append(handed, i)
 		}
 	}
@@ -562,12 +588,24 @@ func (fc *fresh) call(call *ast.CallExpr) (handled bool, why string) {
 		return false, ""
 	}
 	fn := fc.p.Callee(call)
+	if fn != nil && fn.Pkg() != nil && fn.Name() == "SetControllerReference" && len(call.Args) > 0 {
+		fc.owner(call.Args[0])
+	}
 	if fn != nil && fn.Pkg() != nil && safe[fn.Pkg().Path()+"."+fn.Name()] {
 		for i, a := range call.Args {
 			if !contains(handed, i) {
 				if w := fc.expr(a, ""); w != "" {
 					return true, w
 				}
+			}
+		}
+		return true, ""
+	}
+	if fn != nil && fn.Pkg() != nil && ownerChecks[fn.Pkg().Path()+"."+fn.Name()] && fc.guard {
+		*fc.checked = true
+		for i, a := range call.Args {
+			if !contains(handed, i) {
+				fc.owner(a)
 			}
 		}
 		return true, ""
@@ -580,9 +618,12 @@ func (fc *fresh) call(call *ast.CallExpr) (handled bool, why string) {
 		return true, fc.at(call, "the mutate function hands the object to %s, whose code is not followed here", types.ExprString(call.Fun))
 	}
 	// The callee's own parameters stand for what it is handed.
-	inner := &fresh{p: fc.p, roots: map[*types.Var]string{}, written: fc.written, depth: fc.depth + 1, body: fc.body, after: fc.after}
+	inner := &fresh{p: fc.p, roots: map[*types.Var]string{}, written: fc.written, depth: fc.depth + 1, body: fc.body, after: fc.after, guard: fc.guard, owners: fc.owners, checked: fc.checked}
 	params := paramVars(fc.p, decl)
 	for i, a := range call.Args {
+		if fc.guard && !contains(handed, i) && i < len(params) && params[i] != nil {
+			inner.aliases(params[i], a)
+		}
 		if contains(handed, i) && i < len(params) && params[i] != nil {
 			path, _ := fc.pathOf(unaddr(a))
 			inner.roots[params[i]] = path
@@ -598,6 +639,46 @@ func (fc *fresh) call(call *ast.CallExpr) (handled bool, why string) {
 		}
 	}
 	return true, inner.stmts(decl.Body.List)
+}
+
+// owner records the owner a check or a controller reference names: the
+// source of e, or of the argument a followed function's parameter took.
+func (fc *fresh) owner(e ast.Expr) {
+	text := types.ExprString(e)
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := fc.p.TypesInfo.Uses[id].(*types.Var); ok && fc.args != nil {
+			if a, ok := fc.args[v]; ok {
+				text = a
+			}
+		}
+	}
+	fc.owners[text] = true
+}
+
+// aliases records that the followed function's parameter v took arg.
+func (fc *fresh) aliases(v *types.Var, arg ast.Expr) {
+	if fc.args == nil {
+		fc.args = map[*types.Var]string{}
+	}
+	fc.args[v] = types.ExprString(arg)
+}
+
+// refuses reports a body that ends in returning an error value.
+func refuses(body *ast.BlockStmt) bool {
+	if len(body.List) == 0 {
+		return false
+	}
+	ret, ok := body.List[len(body.List)-1].(*ast.ReturnStmt)
+	return ok && len(ret.Results) == 1 && !check.IsNil(ret.Results[0])
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // decl is the declaration of fn in this package, nil elsewhere.
@@ -673,6 +754,21 @@ func (fc *fresh) heldPath(e ast.Expr) (string, bool) {
 	}
 	path, ok := fc.pathOf(e)
 	return path, ok && fc.container(e)
+}
+
+// reaches reports an argument through which a callee can read or write
+// the object: a pointer, a map, a slice or an interface (a copied value is
+// read where it is passed).
+func (fc *fresh) reaches(e ast.Expr) bool {
+	t := fc.p.TypesInfo.TypeOf(e)
+	if t == nil {
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Slice, *types.Interface:
+		return true
+	}
+	return false
 }
 
 // container reports a map or slice.

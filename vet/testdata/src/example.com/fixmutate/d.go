@@ -242,13 +242,13 @@ func controlledElsewhere(obj, owner client.Object) bool {
 	return controllerutil.HasControllerReference(obj) && !metav1.IsControlledBy(obj, owner)
 }
 
-// No fix: a copy of a typed desired object whose mutate function refuses
-// one another owner controls: on a fresh object the check never holds,
-// and the runtime's refusal (ErrAlreadyControlled) is not the
-// AlreadyExists the caller's branch expects.
+// Fixed: a copy of a typed desired object whose mutate function refuses
+// one another owner controls: on a fresh object the check never holds;
+// an object another controller holds is handed to the mutate function as
+// it is live, so the check returns the AlreadyExists the caller expects.
 func (r *Reconciler) mutatedGuarded(ctx context.Context, owner client.Object, desired desiredRoles) (bool, error) {
 	role := desired.copyRole()
-	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with controllerutil.HasControllerReference`
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		if controlledElsewhere(role, owner) {
 			// Another owner's role: say so.
 			return apierrors.NewAlreadyExists("roles", role.Name)
@@ -271,10 +271,10 @@ func (r *Reconciler) mutatedGuarded(ctx context.Context, owner client.Object, de
 	return true, nil
 }
 
-// No fix: the same check written inline, on a literal.
+// Fixed: the same check written inline, on a literal.
 func (r *Reconciler) mutatedGuardedInline(ctx context.Context, owner client.Object, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "g", Namespace: ns}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with metav1.GetControllerOf`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		if metav1.GetControllerOf(role) != nil && !metav1.IsControlledBy(role, owner) {
 			return fmt.Errorf("%s is someone else's", role.Name)
 		}
@@ -287,7 +287,7 @@ func (r *Reconciler) mutatedGuardedInline(ctx context.Context, owner client.Obje
 // No fix: the check names another owner than the one set.
 func (r *Reconciler) mutatedGuardedOther(ctx context.Context, owner, other client.Object, ns string) error {
 	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "o", Namespace: ns}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with controllerutil.HasControllerReference`
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks for another controller than the one it sets`
 		if controlledElsewhere(role, other) {
 			return apierrors.NewAlreadyExists("roles", role.Name)
 		}
@@ -450,11 +450,11 @@ func (r *Reconciler) mutatedInIfInit(ctx context.Context, owner client.Object, n
 	return nil
 }
 
-// No fix: in an if's init, with another controller's check, whose error
-// the fix maps in a statement after the call.
+// Fixed: in an if's init, with another controller's check (the call
+// stays where it is).
 func (r *Reconciler) mutatedInIfInitGuarded(ctx context.Context, owner client.Object, desired desiredRoles) error {
 	role := desired.copyRole()
-	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function checks the live object's controller with controllerutil.HasControllerReference`
+	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
 		if controlledElsewhere(role, owner) {
 			return apierrors.NewAlreadyExists("roles", role.Name)
 		}
