@@ -1,9 +1,10 @@
 package check
 
-import "go/ast"
+import (
+	"go/ast"
+
+	"github.com/ssagen/ssagen/vet/internal/flow"
+)
 
 // IsNil reports the identifier nil.
-func IsNil(e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && id.Name == "nil"
-}
+func IsNil(e ast.Expr) bool { return flow.IsNil(e) }

@@ -2,9 +2,10 @@ package check
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // FuncBody returns the body of the innermost function in stack.
@@ -69,19 +70,7 @@ func calledName(call *ast.CallExpr) string {
 
 // ZeroExpr: nil, an empty composite literal (ctrl.Result{}), or a zero
 // literal.
-func ZeroExpr(e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return e.Name == "nil" || e.Name == "false"
-	case *ast.CompositeLit:
-		return len(e.Elts) == 0
-	case *ast.UnaryExpr:
-		return e.Op == token.AND && ZeroExpr(e.X)
-	case *ast.BasicLit:
-		return e.Value == "0" || e.Value == `""`
-	}
-	return false
-}
+func ZeroExpr(e ast.Expr) bool { return flow.ZeroExpr(e) }
 
 // WithWhy adds to a finding without a suggested fix the reason none is
 // offered.

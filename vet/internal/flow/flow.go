@@ -68,6 +68,27 @@ type Summary struct {
 	// ReturnsListed are its results that hold the items of a list it
 	// filled with List (return list.Items).
 	ReturnsListed []int
+	// Fresh are its parameters that hand it an object (a pointer to a
+	// struct, an interface), in order, each with the reason its effect on
+	// a fresh object is not its effect on the live one ("" when it is:
+	// Fresh.Why).
+	Fresh []FreshParam
+}
+
+// FreshParam is a parameter of a Summary's Fresh.
+type FreshParam struct {
+	Index int
+	Why   string
+}
+
+// FreshOf is the reason of parameter i, and whether it hands an object.
+func (s *Summary) FreshOf(i int) (string, bool) {
+	for _, p := range s.Fresh {
+		if p.Index == i {
+			return p.Why, true
+		}
+	}
+	return "", false
 }
 
 // AFact marks Summary as a fact.
@@ -100,13 +121,13 @@ func (s *Summary) String() string {
 }
 
 func (s *Summary) zero() bool {
-	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0 && len(s.ReturnsListed) == 0
+	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0 && len(s.ReturnsListed) == 0 && len(s.Fresh) == 0
 }
 
 func (s *Summary) equal(o *Summary) bool {
 	return s.Gets == o.Gets && s.Updates == o.Updates && slices.Equal(s.UpdatesParams, o.UpdatesParams) &&
 		slices.Equal(s.UpdatesItems, o.UpdatesItems) && slices.Equal(s.ReturnsRead, o.ReturnsRead) &&
-		slices.Equal(s.ReturnsBuilt, o.ReturnsBuilt) && slices.Equal(s.ReturnsListed, o.ReturnsListed)
+		slices.Equal(s.ReturnsBuilt, o.ReturnsBuilt) && slices.Equal(s.ReturnsListed, o.ReturnsListed) && slices.Equal(s.Fresh, o.Fresh)
 }
 
 // Result holds the summaries a pass can see: its package's, and the
@@ -165,9 +186,6 @@ func run(pass *analysis.Pass) (any, error) {
 			res.byPath[fn.Pkg().Path()][path] = f.Fact.(*Summary)
 		}
 	}
-	if len(pass.Files) == 0 || !reachesClient(pass.Pkg) {
-		return res, nil
-	}
 	var funcs []*ast.FuncDecl
 	for _, file := range pass.Files {
 		for _, d := range file.Decls {
@@ -175,6 +193,18 @@ func run(pass *analysis.Pass) (any, error) {
 				funcs = append(funcs, fd)
 			}
 		}
+	}
+	fresh := freshFacts(pass, funcs, res)
+	if len(pass.Files) == 0 || !reachesClient(pass.Pkg) {
+		for _, fd := range funcs {
+			fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if f := fresh[fn]; f != nil {
+				s := &Summary{Fresh: f}
+				res.byFunc[fn] = s
+				pass.ExportObjectFact(fn, s)
+			}
+		}
+		return res, nil
 	}
 	// The summaries grow monotonically (flags set, indices added): go
 	// over the package's functions until none changes.
@@ -191,11 +221,55 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, fd := range funcs {
 		fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if s := res.byFunc[fn]; s != nil && !s.zero() {
+		s := res.byFunc[fn]
+		if f := fresh[fn]; f != nil {
+			if s == nil {
+				s = &Summary{}
+			}
+			s.Fresh = f
+			res.byFunc[fn] = s
+		}
+		if s != nil && !s.zero() {
 			pass.ExportObjectFact(fn, s)
 		}
 	}
 	return res, nil
+}
+
+// freshFacts are the Fresh summaries of the package's functions: for each
+// parameter that hands a function an object, why its effect on a fresh
+// object is not its effect on the live one.
+func freshFacts(pass *analysis.Pass, funcs []*ast.FuncDecl, known *Result) map[*types.Func][]FreshParam {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, fd := range funcs {
+		decls[pass.TypesInfo.Defs[fd.Name].(*types.Func)] = fd
+	}
+	ctx := &Context{Info: pass.TypesInfo, Fset: pass.Fset, Pkg: pass.Pkg,
+		Decl: func(fn *types.Func) *ast.FuncDecl { return decls[fn] }, Facts: known.Of}
+	out := map[*types.Func][]FreshParam{}
+	for _, fd := range funcs {
+		fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		for i, v := range paramVars(pass.TypesInfo, fd) {
+			if v == nil || !handsObject(v.Type()) {
+				continue
+			}
+			out[fn] = append(out[fn], FreshParam{i, NewFresh(ctx, v, nil, token.NoPos).Why(fd.Body.List)})
+		}
+	}
+	return out
+}
+
+// handsObject reports a parameter type through which a function reaches
+// an object: a pointer to a struct, or an interface.
+func handsObject(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Struct)
+		return ok
+	case *types.Interface:
+		return !u.Empty()
+	}
+	return false
 }
 
 // local reports a package of the module being analysed: one without a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"example.com/fixmutate/meta"
 	rbacv1ensure "example.com/generated/rbac/v1/ensure"
 
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -600,6 +601,28 @@ func (r *Reconciler) carriedForwardLogged(ctx context.Context, desired desiredRo
 			}
 		}
 		role.Rules = desired.role.Rules
+		return nil
+	})
+	return err
+}
+
+// Fixed: the object handed to another package's function that merges its
+// labels, which reads nothing of the live object (its summary says so).
+func (r *Reconciler) mutatedAcrossPackages(ctx context.Context, owner client.Object, ns string, labels map[string]string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		meta.SetInheritedLabels(role, labels)
+		role.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	})
+	return err
+}
+
+// No fix: another package's function keeps a value of the live object.
+func (r *Reconciler) mutatedAcrossPackagesKeeps(ctx context.Context, ns string, rules []rbacv1.PolicyRule) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "k", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: in meta.KeepFirstRule, the mutate function reads role.Rules of the live object`
+		meta.KeepFirstRule(role, rules)
 		return nil
 	})
 	return err
