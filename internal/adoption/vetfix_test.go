@@ -16,8 +16,10 @@ import (
 // live object the listener another controller adds hostnames to, and a
 // unit test on the fake client in which that controller adds a hostname
 // between two reconciles. ssagen generate, then ssagen vet -fix alone:
-// the carry-forward block goes (an apply leaves the other controller's
-// hostname alone), and the test's fake client is built with the
+// the call becomes the generated CreateOrUpdateEdge, which runs the
+// mutate function on a fresh object where the carry-forward block never
+// runs (an apply leaves the other controller's hostname alone), and the
+// test's fake client is built with the
 // generated tree's type converter, under which the fake merges the
 // listeners by name as the API server does (with its default, deduced
 // schema the list is atomic, the apply drops the hostname, and the check
@@ -46,7 +48,9 @@ func TestVetFixCarryForward(t *testing.T) {
 	}
 	fixed := read(t, filepath.Join(op, "controller", "controller.go"))
 	fixedTest := read(t, filepath.Join(op, "controller", "controller_test.go"))
-	if strings.Contains(fixed, "ResourceVersion") || !strings.Contains(fixed, "apiv1ensure.EnsureEdge(ctx, r.Client, nil, apiv1ac.FromEdge(edge), ssaensure.NoOwner())") {
+	// The generated CreateOrUpdateEdge runs the mutate function on a fresh
+	// object, where the carry-forward block never runs.
+	if !strings.Contains(fixed, "apiv1ensure.CreateOrUpdateEdge(ctx, r.Client, edge, func() error {") || strings.Contains(fixed, "controllerutil") {
 		t.Errorf("fixed controller:\n%s", fixed)
 	}
 	if !strings.Contains(fixedTest, ".WithScheme(s).WithTypeConverters(ssa.NewTypeConverter(s), clientgoapplyconfigurations.NewTypeConverter(s), managedfields.NewDeducedTypeConverter()).Build()") {
