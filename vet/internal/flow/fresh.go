@@ -44,6 +44,17 @@ func NewFresh(ctx *Context, v *types.Var, body *ast.BlockStmt, after token.Pos) 
 	return &Fresh{Context: ctx, roots: map[*types.Var]string{v: ""}, written: map[string]bool{}, body: body, after: after, owners: map[string]bool{}}
 }
 
+// Wrote reports whether the statements followed set a field under path
+// (a top-level field: "Status").
+func (fc *Fresh) Wrote(path string) bool {
+	for p := range fc.written {
+		if p == path || strings.HasPrefix(p, path+".") {
+			return true
+		}
+	}
+	return false
+}
+
 // Why is the reason the statements' effect on a fresh object is not
 // their effect on the live one, "" when it is.
 func (fc *Fresh) Why(list []ast.Stmt) string {
@@ -59,6 +70,8 @@ func (fc *Fresh) Why(list []ast.Stmt) string {
 // maxDepth bounds how deep the object is followed into the package's
 // own functions it is handed to.
 const maxDepth = 3
+
+const controllerRuntimePkg = "sigs.k8s.io/controller-runtime"
 
 const controllerutilPkg = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
@@ -168,10 +181,114 @@ func (fc *Fresh) stmt(s ast.Stmt) string {
 			}
 		}
 		return ""
+	case *ast.TypeSwitchStmt:
+		return fc.typeSwitch(s)
 	case *ast.DeclStmt, *ast.IncDecStmt, *ast.BranchStmt, *ast.EmptyStmt:
 		return fc.node(s)
 	}
 	return fc.node(s)
+}
+
+// typeSwitch: switch o := obj.(type) binds each clause's o to the object.
+func (fc *Fresh) typeSwitch(s *ast.TypeSwitchStmt) string {
+	if s.Init != nil {
+		if why := fc.stmt(s.Init); why != "" {
+			return why
+		}
+	}
+	path, bound := "", false
+	if as, ok := s.Assign.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+		if ta, ok := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr); ok {
+			path, bound = fc.pathOf(ta.X)
+		}
+	}
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		if v, ok := fc.Info.Implicits[cc].(*types.Var); ok && bound {
+			fc.roots[v] = path
+		}
+		if why := fc.stmts(cc.Body); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// BindSwitch binds the variable of the clause of ts that holds n (switch
+// o := obj.(type)) to the object, when ts switches on it.
+func (fc *Fresh) BindSwitch(ts *ast.TypeSwitchStmt, n ast.Node) {
+	as, ok := ts.Assign.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 {
+		return
+	}
+	ta, ok := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr)
+	if !ok {
+		return
+	}
+	path, ok := fc.pathOf(ta.X)
+	if !ok {
+		return
+	}
+	for _, c := range ts.Body.List {
+		if c.Pos() <= n.Pos() && n.End() <= c.End() {
+			if v, ok := fc.Info.Implicits[c].(*types.Var); ok {
+				fc.roots[v] = path
+			}
+		}
+	}
+}
+
+// Returned are the function literals fd returns, for a function that
+// makes a mutate function (r.mutate(obj, owner)), with the parameter
+// the object is handed in as, and the type-switch clauses they are in:
+// those whose case names obj's type, when it is concrete. nil when fd
+// returns anything else.
+func Returned(info *types.Info, fd *ast.FuncDecl, obj types.Type) []*ast.FuncLit {
+	var out []*ast.FuncLit
+	ok := true
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // its own returns are its own
+		case *ast.CaseClause:
+			if !clauseMatches(info, n, obj) {
+				return false
+			}
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				ok = false
+				return false
+			}
+			if lit, isLit := ast.Unparen(n.Results[0]).(*ast.FuncLit); isLit {
+				out = append(out, lit)
+			} else if !IsNil(n.Results[0]) {
+				ok = false
+			}
+			return false
+		}
+		return true
+	}
+	ast.Inspect(fd.Body, visit)
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// clauseMatches reports a case clause that may run for an object of type
+// obj: any, when obj is an interface; else one naming obj's type, or the
+// default.
+func clauseMatches(info *types.Info, cc *ast.CaseClause, obj types.Type) bool {
+	if _, iface := obj.Underlying().(*types.Interface); iface || len(cc.List) == 0 {
+		return true
+	}
+	for _, e := range cc.List {
+		if t := info.TypeOf(e); t != nil && types.Identical(t, obj) {
+			return true
+		}
+	}
+	return false
 }
 
 // node checks every expression of n as a read.
@@ -580,6 +697,15 @@ func (fc *Fresh) call(call *ast.CallExpr) (handled bool, why string) {
 		return false, ""
 	}
 	fn := Callee(fc.Info, call)
+	if fn == nil {
+		// ctrl.SetControllerReference: controller-runtime's root package
+		// re-exports controllerutil's functions as variables.
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if v, ok := fc.Info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == controllerRuntimePkg {
+				fn = types.NewFunc(v.Pos(), types.NewPackage(controllerutilPkg, "controllerutil"), v.Name(), nil)
+			}
+		}
+	}
 	if fn != nil && fn.Pkg() != nil && fn.Name() == "SetControllerReference" && len(call.Args) > 0 {
 		fc.owner(call.Args[0])
 	}

@@ -48,8 +48,9 @@ func (r *Reconciler) mutatedTyped(ctx context.Context, owner client.Object, ns s
 	return err
 }
 
-// Fixed: the object is changed outside the mutate function: ensure's
-// CreateOrPatch starts from the object as built.
+// Fixed: the object is changed outside the mutate function:
+// ensure.CreateOrUpdate (a CreateOrPatch whose function sets no status)
+// starts from the object as built.
 func (r *Reconciler) mutatedIf(ctx context.Context, owner client.Object) error {
 	cr := &rbacv1.ClusterRole{}
 	cr.Name = "x"
