@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
@@ -626,5 +627,42 @@ func (r *Reconciler) mutatedAcrossPackagesKeeps(ctx context.Context, ns string, 
 		meta.KeepFirstRule(role, rules)
 		return nil
 	})
+	return err
+}
+
+// mutateFor makes the mutate function of each kind the reconciler writes
+// (fluent-operator's shape): a type switch over the object, one literal
+// per kind.
+func (r *Reconciler) mutateFor(obj client.Object, owner client.Object) func() error {
+	switch o := obj.(type) {
+	case *rbacv1.Role:
+		return func() error {
+			o.Rules = []rbacv1.PolicyRule{{Verbs: []string{"get"}}}
+			return ctrl.SetControllerReference(owner, o, r.Scheme)
+		}
+	case *rbacv1.ClusterRole:
+		return func() error {
+			if len(o.Rules) > 0 {
+				return nil // set once, kept as it is
+			}
+			o.Rules = []rbacv1.PolicyRule{{Verbs: []string{"list"}}}
+			return nil
+		}
+	}
+	return nil
+}
+
+// Fixed: the Role's clause of the function mutateFor makes sets fields
+// and the controller reference.
+func (r *Reconciler) mutatedByFactory(ctx context.Context, owner client.Object, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "f", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, r.mutateFor(role, owner)) // want `CreateOrUpdate reads the cached object`
+	return err
+}
+
+// No fix: the ClusterRole's clause keeps the live rules.
+func (r *Reconciler) mutatedByFactoryKeeps(ctx context.Context, owner client.Object) error {
+	cr := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "f"}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, cr, r.mutateFor(cr, owner)) // want `no automatic fix: the mutate function reads o.Rules of the live object`
 	return err
 }

@@ -5,3 +5,4 @@ package controllerruntime
 import "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 var CreateOrUpdate = controllerutil.CreateOrUpdate
+var SetControllerReference = controllerutil.SetControllerReference
