@@ -6,7 +6,7 @@
 # after, its pins unchanged; and its seed scenario on envtest before and
 # after, counted. Not part of `make test`: it needs the operators' code.
 #
-# Usage: hack/seeds.sh [kargo|nso|agent-sandbox|capsule|kuberay|all]
+# Usage: hack/seeds.sh [kargo|nso|agent-sandbox|capsule|kuberay|fluent|rabbitmq|solr|all]
 #
 # The Go module proxy refuses some of these modules, so the script works
 # from a git clone of each public repository: the one a variable names,
@@ -28,6 +28,11 @@
 #   CAPSULE_REPO  github.com/projectcapsule/capsule, holding 65a4e19e
 #   KUBERAY_REPO  github.com/ray-project/kuberay, holding feeaf72fa
 #               (its ray-operator module)
+# and three more, first run on 2026-11-28 with the intent-from-meaning
+# rule (docs/vet.md, "Three operators for the intent rule"):
+#   FLUENT_REPO   github.com/fluent/fluent-operator, holding 00625bfd
+#   RABBITMQ_REPO github.com/rabbitmq/cluster-operator, holding 06cda8e8
+#   SOLR_REPO     github.com/apache/solr-operator, holding ed5c5c7d
 # Work happens in SEEDS_WORK (default .cache/seeds), wiped per operator.
 set -euo pipefail
 export GOTOOLCHAIN=local
@@ -247,7 +252,9 @@ unseen() {
   say "ssagen generate"
   use_runtime
   if [ -n "$api" ]; then
-    "$bin" generate --ensure --ensure-kinds "$kinds" --output-dir internal/ssa "$api" 2>&1 | { grep -v '^wrote ' || true; }
+    local apis
+    read -r -a apis <<<"$api"
+    "$bin" generate --ensure --ensure-kinds "$kinds" --output-dir internal/ssa "${apis[@]}" 2>&1 | { grep -v '^wrote ' || true; }
   else
     "$bin" generate --ensure-kinds "$kinds" --output-dir internal/ssa 2>&1 | { grep -v '^wrote ' || true; }
   fi
@@ -275,12 +282,33 @@ kuberay() {
     ./apis/ray/...
 }
 
+fluent() {
+  unseen fluent FLUENT_REPO fluent/fluent-operator 00625bfd . "./controllers/..." \
+    k8s.io/api/rbac/v1.ClusterRole,k8s.io/api/rbac/v1.ClusterRoleBinding,k8s.io/api/rbac/v1.Role,k8s.io/api/rbac/v1.RoleBinding,k8s.io/api/core/v1.ServiceAccount,k8s.io/api/core/v1.Service,k8s.io/api/core/v1.Secret,k8s.io/api/apps/v1.StatefulSet,k8s.io/api/apps/v1.DaemonSet \
+    ./apis/fluentbit/...
+}
+
+rabbitmq() {
+  unseen rabbitmq RABBITMQ_REPO rabbitmq/cluster-operator 06cda8e8 . "./internal/controller/..." \
+    k8s.io/api/apps/v1.StatefulSet,k8s.io/api/core/v1.Service,k8s.io/api/core/v1.ConfigMap,k8s.io/api/core/v1.Secret,k8s.io/api/core/v1.ServiceAccount,k8s.io/api/rbac/v1.Role,k8s.io/api/rbac/v1.RoleBinding \
+    ./api/...
+}
+
+solr() {
+  unseen solr SOLR_REPO apache/solr-operator ed5c5c7d . "./controllers/..." \
+    k8s.io/api/apps/v1.StatefulSet,k8s.io/api/apps/v1.Deployment,k8s.io/api/core/v1.Service,k8s.io/api/core/v1.ConfigMap,k8s.io/api/networking/v1.Ingress,k8s.io/api/policy/v1.PodDisruptionBudget \
+    ./api/...
+}
+
 case "${1:-all}" in
 kargo) kargo ;;
 nso) nso ;;
 agent-sandbox) agentsandbox ;;
 capsule) capsule ;;
 kuberay) kuberay ;;
-all) kargo; agentsandbox; nso; capsule; kuberay ;;
-*) echo "usage: hack/seeds.sh [kargo|nso|agent-sandbox|capsule|kuberay|all]" >&2; exit 2 ;;
+fluent) fluent ;;
+rabbitmq) rabbitmq ;;
+solr) solr ;;
+all) kargo; agentsandbox; nso; capsule; kuberay; fluent; rabbitmq; solr ;;
+*) echo "usage: hack/seeds.sh [kargo|nso|agent-sandbox|capsule|kuberay|fluent|rabbitmq|solr|all]" >&2; exit 2 ;;
 esac

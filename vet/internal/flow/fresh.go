@@ -123,6 +123,73 @@ type Fresh struct {
 	args map[*types.Var]string
 	// checked: the guard read the object's owner references.
 	checked *bool
+	// kept are the locals that hold a value read from the live object.
+	kept map[*types.Var]keptRead
+}
+
+// keptRead is a live value a local holds: its source, where it was read.
+type keptRead struct {
+	text string
+	at   ast.Expr
+}
+
+// liveRead is the source of e when e reads a scalar or a pointer of the
+// object (a field, or a key of its map) the function has not set.
+func (fc *Fresh) liveRead(e ast.Expr) (string, bool) {
+	x := ast.Unparen(e)
+	if ix, ok := x.(*ast.IndexExpr); ok {
+		x = ix.X
+	}
+	path, ok := fc.pathOf(x)
+	if !ok || fc.readable(path) {
+		return "", false
+	}
+	return types.ExprString(e), true
+}
+
+// keptSet is the kept local v of `v != zero` (or `len(v) > 0`), nil else.
+func (fc *Fresh) keptSet(cond ast.Expr) *types.Var {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ || !ZeroExpr(b.Y) {
+		return nil
+	}
+	id, ok := ast.Unparen(b.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := fc.Info.Uses[id].(*types.Var)
+	if _, kept := fc.kept[v]; !kept {
+		return nil
+	}
+	return v
+}
+
+// restores reports a block that only writes v back where it was read,
+// with the map it goes into made when missing.
+func (fc *Fresh) restores(body *ast.BlockStmt, v *types.Var) bool {
+	k := fc.kept[v]
+	wrote := false
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.IfStmt: // if obj.X == nil { obj.X = make(...) }
+			path, ok := fc.nilCheck(st.Cond)
+			if !ok || st.Else != nil || !fc.initialises(st.Body, path) {
+				return false
+			}
+		case *ast.AssignStmt:
+			if len(st.Lhs) != 1 || len(st.Rhs) != 1 || st.Tok != token.ASSIGN {
+				return false
+			}
+			id, ok := ast.Unparen(st.Rhs[0]).(*ast.Ident)
+			if !ok || fc.Info.Uses[id] != v || types.ExprString(st.Lhs[0]) != k.text {
+				return false
+			}
+			wrote = true
+		default:
+			return false
+		}
+	}
+	return wrote
 }
 
 func (fc *Fresh) stmts(list []ast.Stmt) string {
@@ -331,6 +398,18 @@ func (fc *Fresh) assign(s *ast.AssignStmt) string {
 						continue
 					}
 				}
+				// restartedAt := obj.Spec.Template.Annotations[k]: a live
+				// value that may only be written back where it was read
+				// (restores).
+				if text, ok := fc.liveRead(rhs); ok {
+					if v, ok := fc.Info.Defs[id].(*types.Var); ok {
+						if fc.kept == nil {
+							fc.kept = map[*types.Var]keptRead{}
+						}
+						fc.kept[v] = keptRead{text: text, at: rhs}
+						continue
+					}
+				}
 			}
 		}
 		if why := fc.expr(rhs, target); why != "" {
@@ -368,6 +447,12 @@ func (fc *Fresh) ifStmt(s *ast.IfStmt) string {
 		if why := fc.stmt(s.Init); why != "" {
 			return why
 		}
+	}
+	if v := fc.keptSet(s.Cond); v != nil && s.Else == nil && fc.restores(s.Body, v) {
+		// if restartedAt != "" { obj...[k] = restartedAt }: on a fresh
+		// object the value is not there and the block never runs; the apply
+		// leaves the live value, which it does not send, to its owner.
+		return ""
 	}
 	if path, ok := fc.nilCheck(s.Cond); ok && s.Else == nil && fc.initialises(s.Body, path) {
 		return ""
@@ -584,7 +669,18 @@ func (fc *Fresh) expr(e ast.Expr, target string) string {
 				why = w
 				return false
 			}
-		case *ast.SelectorExpr, *ast.Ident, *ast.StarExpr, *ast.IndexExpr:
+		case *ast.Ident:
+			if v, ok := fc.Info.Uses[n].(*types.Var); ok {
+				if k, ok := fc.kept[v]; ok {
+					why = fc.at(k.at, "the mutate function reads %s of the live object, which a fresh object does not have", k.text)
+					return false
+				}
+			}
+			if path, ok := fc.pathOf(n); ok && !fc.readable(path) && !(path == target && fc.container(n)) {
+				why = fc.at(n, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(n))
+			}
+			return false
+		case *ast.SelectorExpr, *ast.StarExpr, *ast.IndexExpr:
 			x := n.(ast.Expr)
 			path, ok := fc.pathOf(x)
 			if !ok {

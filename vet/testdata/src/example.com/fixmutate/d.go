@@ -666,3 +666,38 @@ func (r *Reconciler) mutatedByFactoryKeeps(ctx context.Context, owner client.Obj
 	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, cr, r.mutateFor(cr, owner)) // want `no automatic fix: the mutate function reads o.Rules of the live object`
 	return err
 }
+
+// Fixed: an annotation another writer sets (kubectl's restartedAt) read
+// from the live object and written back only when present: on a fresh
+// object it is absent and the block never runs; the apply leaves it to
+// its owner.
+func (r *Reconciler) mutatedRestores(ctx context.Context, ns string, rules []rbacv1.PolicyRule) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "restore", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		restartedAt := role.Annotations["restartedAt"]
+		role.Annotations = map[string]string{"app": "x"}
+		role.Rules = rules
+		if restartedAt != "" {
+			if role.Annotations == nil {
+				role.Annotations = map[string]string{}
+			}
+			role.Annotations["restartedAt"] = restartedAt
+		}
+		return nil
+	})
+	return err
+}
+
+// No fix: a live value that decides what is set (a default when absent).
+func (r *Reconciler) mutatedKeptDefault(ctx context.Context, ns string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "kd", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `no automatic fix: the mutate function reads role.Annotations\["tier"\] of the live object`
+		tier := role.Annotations["tier"]
+		if tier == "" {
+			tier = "gold"
+		}
+		role.Annotations = map[string]string{"tier": tier}
+		return nil
+	})
+	return err
+}
