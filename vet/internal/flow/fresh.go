@@ -746,35 +746,9 @@ var ownerChecks = map[string]bool{
 // this package followed with its parameter as the object. handled is
 // false for calls the object does not reach.
 func (fc *Fresh) call(call *ast.CallExpr) (handled bool, why string) {
-	// obj.SetLabels(x), obj.GetLabels(): the field.
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if root, ok := fc.pathOf(sel.X); ok {
-			name := sel.Sel.Name
-			field := strings.TrimPrefix(strings.TrimPrefix(name, "Set"), "Get")
-			prefix := root
-			if prefix != "" {
-				prefix += "."
-			}
-			switch {
-			case strings.HasPrefix(name, "Set") && field != "":
-				for _, a := range call.Args {
-					if w := fc.expr(a, prefix+field); w != "" {
-						return true, w
-					}
-				}
-				fc.written[prefix+field] = true
-				return true, ""
-			case strings.HasPrefix(name, "Get") && len(call.Args) == 0:
-				if fc.readable(prefix+name+"()") || fc.readable(prefix+field) {
-					return true, ""
-				}
-				return true, fc.at(call, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(call))
-			case name == "IsZero" || name == "DeepCopy" || name == "DeepCopyInto" || name == "DeepCopyObject":
-			}
-			if fc.readable(root) {
-				return true, ""
-			}
-			return true, fc.at(call, "the mutate function calls %s on the live object", fc.describe(call.Fun))
+			return true, fc.method(call, sel, root)
 		}
 	}
 	if b, builtin := fc.Info.Uses[calleeIdent(call.Fun)].(*types.Builtin); builtin {
@@ -792,68 +766,120 @@ func (fc *Fresh) call(call *ast.CallExpr) (handled bool, why string) {
 	if len(handed) == 0 {
 		return false, ""
 	}
-	fn := Callee(fc.Info, call)
-	if fn == nil {
-		// ctrl.SetControllerReference: controller-runtime's root package
-		// re-exports controllerutil's functions as variables.
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			if v, ok := fc.Info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == controllerRuntimePkg {
-				fn = types.NewFunc(v.Pos(), types.NewPackage(controllerutilPkg, "controllerutil"), v.Name(), nil)
-			}
-		}
+	fn := fc.callee(call)
+	name := ""
+	if fn != nil && fn.Pkg() != nil {
+		name = fn.Pkg().Path() + "." + fn.Name()
 	}
-	if fn != nil && fn.Pkg() != nil && fn.Name() == "SetControllerReference" && len(call.Args) > 0 {
+	if fn != nil && fn.Name() == "SetControllerReference" && len(call.Args) > 0 {
 		fc.owner(call.Args[0])
 	}
-	if fn != nil && fn.Pkg() != nil && safe[fn.Pkg().Path()+"."+fn.Name()] {
-		for i, a := range call.Args {
-			if !contains(handed, i) {
-				if w := fc.expr(a, ""); w != "" {
-					return true, w
-				}
-			}
-		}
-		return true, ""
-	}
-	if fn != nil && fn.Pkg() != nil && ownerChecks[fn.Pkg().Path()+"."+fn.Name()] && fc.guard {
+	switch {
+	case safe[name]:
+		return true, fc.others(call, handed, nil)
+	case ownerChecks[name] && fc.guard:
 		*fc.checked = true
-		for i, a := range call.Args {
-			if !contains(handed, i) {
-				fc.owner(a)
-			}
-		}
-		return true, ""
-	}
-	if fn != nil && fn.Pkg() != nil && ownerChecks[fn.Pkg().Path()+"."+fn.Name()] {
+		return true, fc.others(call, handed, fc.owner)
+	case ownerChecks[name]:
 		return true, fc.at(call, "the mutate function checks the live object's controller with %s, which a fresh object does not have; ensure.CreateOrUpdate refuses another controller's object with ensure.ErrAlreadyControlled instead", types.ExprString(call.Fun))
 	}
-	decl := fc.decl(fn)
-	if decl == nil && fn != nil && fc.Facts != nil {
+	if decl := fc.decl(fn); decl != nil && fc.depth < maxDepth {
+		return true, fc.follow(call, decl, handed)
+	}
+	if s := fc.summary(fn); s != nil {
 		// A function of another package of the module: its summary.
-		if s := fc.Facts(fn); s != nil && s.Fresh != nil {
-			for _, i := range handed {
-				why, ok := s.FreshOf(i)
-				if !ok {
-					return true, fc.at(call, "the mutate function hands the object to %s, whose code is not followed here", types.ExprString(call.Fun))
-				}
-				if why != "" {
-					return true, fmt.Sprintf("in %s, %s", types.ExprString(call.Fun), why)
-				}
+		for _, i := range handed {
+			why, ok := s.FreshOf(i)
+			if !ok {
+				return true, fc.at(call, "the mutate function hands the object to %s, whose code is not followed here", types.ExprString(call.Fun))
 			}
-			for i, a := range call.Args {
-				if !contains(handed, i) {
-					if w := fc.expr(a, ""); w != "" {
-						return true, w
-					}
-				}
+			if why != "" {
+				return true, fmt.Sprintf("in %s, %s", types.ExprString(call.Fun), why)
 			}
-			return true, ""
+		}
+		return true, fc.others(call, handed, nil)
+	}
+	return true, fc.at(call, "the mutate function hands the object to %s, whose code is not followed here", types.ExprString(call.Fun))
+}
+
+// method is a call of a method of the object, or of a part of it at
+// root: a setter writes its field, a getter reads it; other methods read
+// the object.
+func (fc *Fresh) method(call *ast.CallExpr, sel *ast.SelectorExpr, root string) string {
+	name := sel.Sel.Name
+	field := strings.TrimPrefix(strings.TrimPrefix(name, "Set"), "Get")
+	prefix := root
+	if prefix != "" {
+		prefix += "."
+	}
+	switch {
+	case strings.HasPrefix(name, "Set") && field != "":
+		for _, a := range call.Args {
+			if w := fc.expr(a, prefix+field); w != "" {
+				return w
+			}
+		}
+		fc.written[prefix+field] = true
+		return ""
+	case strings.HasPrefix(name, "Get") && len(call.Args) == 0:
+		if fc.readable(prefix+name+"()") || fc.readable(prefix+field) {
+			return ""
+		}
+		return fc.at(call, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(call))
+	}
+	if fc.readable(root) {
+		return ""
+	}
+	return fc.at(call, "the mutate function calls %s on the live object", fc.describe(call.Fun))
+}
+
+// callee is the function call calls; controller-runtime's root package
+// re-exports controllerutil's functions as variables
+// (ctrl.SetControllerReference), which stand for those.
+func (fc *Fresh) callee(call *ast.CallExpr) *types.Func {
+	if fn := Callee(fc.Info, call); fn != nil {
+		return fn
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if v, ok := fc.Info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == controllerRuntimePkg {
+			return types.NewFunc(v.Pos(), types.NewPackage(controllerutilPkg, "controllerutil"), v.Name(), nil)
 		}
 	}
-	if decl == nil || fc.depth >= maxDepth {
-		return true, fc.at(call, "the mutate function hands the object to %s, whose code is not followed here", types.ExprString(call.Fun))
+	return nil
+}
+
+// summary is fn's summary when it has Fresh facts, nil else.
+func (fc *Fresh) summary(fn *types.Func) *Summary {
+	if fn == nil || fc.Facts == nil {
+		return nil
 	}
-	// The callee's own parameters stand for what it is handed.
+	if s := fc.Facts(fn); s != nil && s.Fresh != nil {
+		return s
+	}
+	return nil
+}
+
+// others checks the arguments of call not handed the object as reads, and
+// hands each to also (nil: nothing more).
+func (fc *Fresh) others(call *ast.CallExpr, handed []int, also func(ast.Expr)) string {
+	for i, a := range call.Args {
+		if contains(handed, i) {
+			continue
+		}
+		if also != nil {
+			also(a)
+			continue
+		}
+		if w := fc.expr(a, ""); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// follow goes into decl, a function of the package the object is handed
+// to, its parameters standing for what they are handed.
+func (fc *Fresh) follow(call *ast.CallExpr, decl *ast.FuncDecl, handed []int) string {
 	inner := &Fresh{Context: fc.Context, roots: map[*types.Var]string{}, written: fc.written, depth: fc.depth + 1, body: fc.body, after: fc.after, guard: fc.guard, owners: fc.owners, checked: fc.checked}
 	params := paramVars(fc.Info, decl)
 	for i, a := range call.Args {
@@ -866,15 +892,15 @@ func (fc *Fresh) call(call *ast.CallExpr) (handled bool, why string) {
 			continue
 		}
 		if w := fc.expr(a, ""); w != "" {
-			return true, w
+			return w
 		}
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if w := fc.expr(sel.X, ""); w != "" {
-			return true, w
+			return w
 		}
 	}
-	return true, inner.stmts(decl.Body.List)
+	return inner.stmts(decl.Body.List)
 }
 
 // owner records the owner a check or a controller reference names: the
