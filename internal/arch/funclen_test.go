@@ -10,18 +10,54 @@ import (
 	"testing"
 )
 
-// maxFuncLines is the longest a function of generator/ may be, from its
-// func keyword to its closing brace: a longer one does more than one
-// thing, and the loader's phases and the emitters stay readable as named
-// steps.
+// maxFuncLines is the longest a function of generator/ or vet/ may be,
+// from its func keyword to its closing brace: a longer one does more than
+// one thing, and the loader's phases, the emitters and vet's rules stay
+// readable as named steps.
 const maxFuncLines = 80
 
-// TestFunctionLength: no function of generator/ (tests and testdata
-// aside) is longer than maxFuncLines.
+// vetDebt are vet's functions that were longer when the limit reached
+// vet/ (issue 48), each with its length then: none may grow, none may
+// join, and one split below the limit leaves the list (the test says
+// so), which only shrinks.
+var vetDebt = map[string]int{
+	"readSeam":        167,
+	"summarise":       143,
+	"CreateIgnoreFix": 119,
+	"literalIntentOf": 109,
+	"branchEdits":     100,
+	"ignoreBranchFix": 99,
+	"builder":         92,
+	"followStub":      90,
+	"moveInjections":  89,
+	"with":            87,
+	"ownsChurningFix": 82,
+	"rangeIntent":     82,
+}
+
+// TestFunctionLength: no function of generator/ or vet/ (tests and
+// testdata aside) is longer than maxFuncLines, but vet's listed debts,
+// which do not grow.
 func TestFunctionLength(t *testing.T) {
+	checked := 0
+	for _, root := range []string{"../../generator", "../../vet"} {
+		n, err := checkLengths(t, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n < 100 {
+			t.Fatalf("only %d functions found under %s: the walk is looking in the wrong place", n, root)
+		}
+		checked += n
+	}
+}
+
+// checkLengths checks the functions of the Go files under root.
+func checkLengths(t *testing.T, root string) (int, error) {
 	fset := token.NewFileSet()
 	checked := 0
-	err := filepath.WalkDir("../../generator", func(path string, d fs.DirEntry, err error) error {
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -45,16 +81,29 @@ func TestFunctionLength(t *testing.T) {
 			}
 			checked++
 			from, to := fset.Position(fd.Pos()), fset.Position(fd.End())
-			if n := to.Line - from.Line + 1; n > maxFuncLines {
+			n := to.Line - from.Line + 1
+			debt, owed := vetDebt[fd.Name.Name]
+			owed = owed && strings.Contains(filepath.ToSlash(path), "/vet/")
+			switch {
+			case owed && n > debt:
+				t.Errorf("%s: %s is %d lines, more than the %d it was when the limit reached vet/: split it into named steps", from, fd.Name.Name, n, debt)
+			case owed:
+				seen[fd.Name.Name] = true
+				if n <= maxFuncLines {
+					t.Errorf("%s: %s is %d lines now: take it off vetDebt", from, fd.Name.Name, n)
+				}
+			case n > maxFuncLines:
 				t.Errorf("%s: %s is %d lines, more than %d: split it into named steps", from, fd.Name.Name, n, maxFuncLines)
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
+	if strings.HasSuffix(root, "vet") {
+		for name := range vetDebt {
+			if !seen[name] {
+				t.Errorf("vetDebt lists %s, which vet/ no longer has: take it off", name)
+			}
+		}
 	}
-	if checked < 100 {
-		t.Fatalf("only %d functions found under generator/: the walk is looking in the wrong place", checked)
-	}
+	return checked, err
 }
