@@ -99,7 +99,7 @@ func (p pass) mutateWhy(call *ast.CallExpr, v *types.Var, stack []ast.Node) (why
 			i++
 		}
 	}
-	lits := flow.Returned(p.TypesInfo, fd, p.TypesInfo.TypeOf(call.Args[2]))
+	lits := flow.Returned(p.TypesInfo, fd, flow.Held(p.TypesInfo, body, v))
 	if param == nil || len(lits) == 0 {
 		return fmt.Sprintf("the mutate function %s makes does not return a function literal of the object it is handed", types.ExprString(mk.Fun)), false
 	}

@@ -306,11 +306,11 @@ func (fc *Fresh) BindSwitch(ts *ast.TypeSwitchStmt, n ast.Node) {
 }
 
 // Returned are the function literals fd returns, for a function that
-// makes a mutate function (r.mutate(obj, owner)), with the parameter
-// the object is handed in as, and the type-switch clauses they are in:
-// those whose case names obj's type, when it is concrete. nil when fd
-// returns anything else.
-func Returned(info *types.Info, fd *ast.FuncDecl, obj types.Type) []*ast.FuncLit {
+// makes a mutate function (r.mutate(obj, owner)), in the type-switch
+// clauses that may run for the object: those whose case names one of
+// objs, the types the object may have (all clauses when objs is empty).
+// nil when fd returns anything else.
+func Returned(info *types.Info, fd *ast.FuncDecl, objs []types.Type) []*ast.FuncLit {
 	var out []*ast.FuncLit
 	ok := true
 	var visit func(n ast.Node) bool
@@ -319,7 +319,7 @@ func Returned(info *types.Info, fd *ast.FuncDecl, obj types.Type) []*ast.FuncLit
 		case *ast.FuncLit:
 			return false // its own returns are its own
 		case *ast.CaseClause:
-			if !clauseMatches(info, n, obj) {
+			if !clauseMatches(info, n, objs) {
 				return false
 			}
 		case *ast.ReturnStmt:
@@ -343,19 +343,77 @@ func Returned(info *types.Info, fd *ast.FuncDecl, obj types.Type) []*ast.FuncLit
 	return out
 }
 
-// clauseMatches reports a case clause that may run for an object of type
-// obj: any, when obj is an interface; else one naming obj's type, or the
-// default.
-func clauseMatches(info *types.Info, cc *ast.CaseClause, obj types.Type) bool {
-	if _, iface := obj.Underlying().(*types.Interface); iface || len(cc.List) == 0 {
+// clauseMatches reports a case clause that may run for an object of one
+// of objs: the default, one naming one of them, any when objs is empty.
+func clauseMatches(info *types.Info, cc *ast.CaseClause, objs []types.Type) bool {
+	if len(objs) == 0 || len(cc.List) == 0 {
 		return true
 	}
 	for _, e := range cc.List {
-		if t := info.TypeOf(e); t != nil && types.Identical(t, obj) {
-			return true
+		for _, obj := range objs {
+			if t := info.TypeOf(e); t != nil && types.Identical(t, obj) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// Held are the concrete types the variable v may hold, from every value
+// assigned to it in body (a result of a call taken at its index); nil
+// when one is not concrete, or v's own type is.
+func Held(info *types.Info, body *ast.BlockStmt, v *types.Var) []types.Type {
+	if t := v.Type(); !types.IsInterface(t) {
+		if _, ptr := t.Underlying().(*types.Pointer); !ptr {
+			t = types.NewPointer(t) // handed as &v
+		}
+		return []types.Type{t}
+	}
+	if body == nil {
+		return nil
+	}
+	var out []types.Type
+	ok := true
+	add := func(t types.Type) {
+		if t == nil || types.IsInterface(t) {
+			ok = false
+			return
+		}
+		for _, o := range out {
+			if types.Identical(o, t) {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, isAssign := n.(*ast.AssignStmt)
+		if !isAssign || !ok {
+			return ok
+		}
+		for i, lhs := range as.Lhs {
+			id, isID := ast.Unparen(lhs).(*ast.Ident)
+			if !isID || info.Uses[id] != v && info.Defs[id] != v {
+				continue
+			}
+			switch {
+			case len(as.Rhs) == len(as.Lhs):
+				add(info.TypeOf(as.Rhs[i]))
+			case len(as.Rhs) == 1:
+				tuple, isTuple := info.TypeOf(as.Rhs[0]).(*types.Tuple)
+				if !isTuple || i >= tuple.Len() {
+					ok = false
+					return false
+				}
+				add(tuple.At(i).Type())
+			}
+		}
+		return ok
+	})
+	if !ok {
+		return nil
+	}
+	return out
 }
 
 // node checks every expression of n as a read.

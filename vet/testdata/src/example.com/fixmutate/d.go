@@ -701,3 +701,16 @@ func (r *Reconciler) mutatedKeptDefault(ctx context.Context, ns string) error {
 	})
 	return err
 }
+
+func newReader(ns string) *rbacv1.Role {
+	return &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "reader", Namespace: ns}}
+}
+
+// Fixed: an object held as an interface, assigned a Role: only the Role's
+// clause of the function mutateFor makes can run.
+func (r *Reconciler) mutatedHeldAsInterface(ctx context.Context, owner client.Object, ns string) error {
+	var obj client.Object
+	obj = newReader(ns)
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, obj, r.mutateFor(obj, owner)) // want `CreateOrUpdate reads the cached object`
+	return err
+}
