@@ -2,7 +2,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: help seeds vet-sample generate verify test test-matrix test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example soak
+.PHONY: help seeds vet-heldout vet-sample generate verify test test-matrix test-unit envtest-assets oracle-tools kubebuilder lint fuzz bench bench-micro bench-removal bench-report bench-smoke bench-gen example soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -86,6 +86,9 @@ bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and cont
 
 seeds: envtest-assets ## the seed operators fixed in their own code, before and after on envtest (docs/seeds.md; needs their clones, see hack/seeds.sh)
 	bash hack/seeds.sh all
+
+vet-heldout: ## ssagen vet's precision and recall on operators kept apart for measuring, against their judged verdicts (hack/vet-heldout/; needs their clones, see hack/vet-heldout.sh)
+	bash hack/vet-heldout.sh
 
 vet-sample: ## ssagen vet on the operators docs/vet.md measured it on, compared site by site with hack/vet-sample/ (needs their clones, see hack/vet-sample.sh)
 	bash hack/vet-sample.sh
