@@ -810,6 +810,9 @@ func (fc *Fresh) call(call *ast.CallExpr) (handled bool, why string) {
 		}
 	}
 	if b, builtin := fc.Info.Uses[calleeIdent(call.Fun)].(*types.Builtin); builtin {
+		if len(call.Args) == 0 {
+			return false, "" // recover()
+		}
 		if _, own := fc.pathOf(call.Args[0]); own && b.Name() == "delete" {
 			return true, fc.expr(call.Args[1], "") // a key of its own map left out
 		}

@@ -32,3 +32,10 @@ func KeepFirstRule(role *rbacv1.Role, rules []rbacv1.PolicyRule) {
 	}
 	role.Rules = rules
 }
+
+// SafeRules sets role's rules, recovering from a panic of rules (a
+// builtin called without arguments, in a function handed an object).
+func SafeRules(role *rbacv1.Role, rules func() []rbacv1.PolicyRule) {
+	defer func() { _ = recover() }()
+	role.Rules = rules()
+}
