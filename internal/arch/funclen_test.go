@@ -27,10 +27,8 @@ var vetDebt = map[string]int{
 	"internal/check/fix_shapes.go literalIntentOf": 109,
 	"internal/check/fix_branches.go branchEdits":   100,
 	"internal/check/fix_shapes.go ignoreBranchFix": 99,
-	"internal/check/fix_builder.go builder":        92,
 	"driver/stubs.go followStub":                   90,
 	"driver/testedits.go moveInjections":           89,
-	"internal/check/fix_builder.go with":           87,
 	"ownschurning/fix.go ownsChurningFix":          82,
 	"internal/check/fix_shapes.go rangeIntent":     82,
 }

@@ -39,37 +39,14 @@ func (f *Fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (strin
 		case "TypeMeta":
 			continue
 		case "ObjectMeta":
+			var meta []string
 			if !top {
 				return "", false
 			}
-			meta, ok := ast.Unparen(kv.Value).(*ast.CompositeLit)
-			if !ok {
+			if name, namespace, meta, ok = f.objectMeta(ac, kv.Value); !ok {
 				return "", false
 			}
-			for _, m := range meta.Elts {
-				mkv, ok := m.(*ast.KeyValueExpr)
-				if !ok {
-					return "", false
-				}
-				mkey, _ := mkv.Key.(*ast.Ident)
-				if mkey == nil {
-					return "", false
-				}
-				switch mkey.Name {
-				case "Name":
-					name = f.node(mkv.Value)
-				case "Namespace":
-					namespace = f.node(mkv.Value)
-				case "OwnerReferences", "ResourceVersion", "UID", "ManagedFields", "GenerateName":
-					return "", false
-				default:
-					call, ok := f.with(ac, mkey.Name, mkv.Value)
-					if !ok {
-						return "", false
-					}
-					chain = append(chain, call)
-				}
-			}
+			chain = append(chain, meta...)
 			continue
 		}
 		call, ok := f.with(ac, key.Name, kv.Value)
@@ -78,29 +55,67 @@ func (f *Fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (strin
 		}
 		chain = append(chain, call)
 	}
+	args, ok := ctorArgs(params, name, namespace)
+	if !ok {
+		return "", false
+	}
+	return chainText(f.Qualify(acPkg, "ac")+"."+ctorName+"("+strings.Join(args, ", ")+")", chain), true
+}
+
+// objectMeta reads an ObjectMeta literal: its name and namespace, which
+// the constructor takes, and the With… calls of its other fields; not ok
+// for fields an apply configuration must not carry (owner references, a
+// resourceVersion, a UID, managedFields, a generateName).
+func (f *Fixer) objectMeta(ac *types.Named, value ast.Expr) (name, namespace string, chain []string, ok bool) {
+	meta, isLit := ast.Unparen(value).(*ast.CompositeLit)
+	if !isLit {
+		return "", "", nil, false
+	}
+	for _, m := range meta.Elts {
+		mkv, isKV := m.(*ast.KeyValueExpr)
+		if !isKV {
+			return "", "", nil, false
+		}
+		mkey, _ := mkv.Key.(*ast.Ident)
+		if mkey == nil {
+			return "", "", nil, false
+		}
+		switch mkey.Name {
+		case "Name":
+			name = f.node(mkv.Value)
+		case "Namespace":
+			namespace = f.node(mkv.Value)
+		case "OwnerReferences", "ResourceVersion", "UID", "ManagedFields", "GenerateName":
+			return "", "", nil, false
+		default:
+			call, withOK := f.with(ac, mkey.Name, mkv.Value)
+			if !withOK {
+				return "", "", nil, false
+			}
+			chain = append(chain, call)
+		}
+	}
+	return name, namespace, chain, true
+}
+
+// ctorArgs are the constructor's arguments for its arity (-1: unknown,
+// then one for a cluster-scoped object, two for a namespaced one).
+func ctorArgs(params int, name, namespace string) ([]string, bool) {
 	if params < 0 {
 		params = 1
 		if namespace != "" {
 			params = 2
 		}
 	}
-	var args []string
-	switch params {
-	case 0:
-	case 1:
-		if name == "" || namespace != "" {
-			return "", false
-		}
-		args = []string{name}
-	case 2:
-		if name == "" || namespace == "" {
-			return "", false
-		}
-		args = []string{name, namespace}
-	default:
-		return "", false
+	switch {
+	case params == 0:
+		return nil, true
+	case params == 1 && name != "" && namespace == "":
+		return []string{name}, true
+	case params == 2 && name != "" && namespace != "":
+		return []string{name, namespace}, true
 	}
-	return chainText(f.Qualify(acPkg, "ac")+"."+ctorName+"("+strings.Join(args, ", ")+")", chain), true
+	return nil, false
 }
 
 // chainWidth is the longest builder chain kept on one line: about 100
@@ -137,77 +152,93 @@ func (f *Fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 	}
 	param := sig.Params().At(0).Type()
 	vt := f.p.TypesInfo.TypeOf(value)
-	same := func(a, b types.Type) bool { return types.Identical(f.p.localOr(a), f.p.localOr(b)) }
 	value = ast.Unparen(value)
-	if sig.Variadic() {
-		elem := param.(*types.Slice).Elem()
-		if nested := acNamed(elem); nested != nil {
-			lit, ok := value.(*ast.CompositeLit)
+	var arg string
+	switch {
+	case sig.Variadic():
+		arg, ok = f.variadicArg(param.(*types.Slice).Elem(), vt, value)
+	case acNamed(param) != nil:
+		lit, isLit := value.(*ast.CompositeLit)
+		if u, isAddr := value.(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+			lit, isLit = ast.Unparen(u.X).(*ast.CompositeLit)
+		}
+		if !isLit {
+			return "", false
+		}
+		arg, ok = f.builder(lit, acNamed(param), false)
+	default:
+		arg, ok = f.valueArg(param, vt, value)
+	}
+	if !ok {
+		return "", false
+	}
+	return ".With" + field + "(" + arg + ")", true
+}
+
+// same reports two types identical as the package sees them.
+func (f *Fixer) same(a, b types.Type) bool { return types.Identical(f.p.localOr(a), f.p.localOr(b)) }
+
+// variadicArg is the argument list of a variadic With… of elem for value:
+// the builders of a literal's nested items, a literal's items, or a
+// slice spread.
+func (f *Fixer) variadicArg(elem, vt types.Type, value ast.Expr) (string, bool) {
+	lit, isLit := value.(*ast.CompositeLit)
+	if nested := acNamed(elem); nested != nil {
+		if !isLit {
+			return "", false
+		}
+		var args []string
+		for _, e := range lit.Elts {
+			el, ok := ast.Unparen(e).(*ast.CompositeLit)
+			if u, isAddr := ast.Unparen(e).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+				el, ok = ast.Unparen(u.X).(*ast.CompositeLit)
+			}
 			if !ok {
 				return "", false
 			}
-			var args []string
-			for _, e := range lit.Elts {
-				el, ok := ast.Unparen(e).(*ast.CompositeLit)
-				if u, isAddr := ast.Unparen(e).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
-					el, ok = ast.Unparen(u.X).(*ast.CompositeLit)
-				}
-				if !ok {
-					return "", false
-				}
-				b, ok := f.builder(el, nested, false)
-				if !ok {
-					return "", false
-				}
-				args = append(args, b)
+			b, ok := f.builder(el, nested, false)
+			if !ok {
+				return "", false
 			}
-			return ".With" + field + "(" + strings.Join(args, ", ") + ")", true
+			args = append(args, b)
 		}
-		if s, ok := vt.(*types.Slice); ok && same(s.Elem(), elem) {
-			if lit, ok := value.(*ast.CompositeLit); ok {
-				var args []string
-				for _, e := range lit.Elts {
-					if _, kv := e.(*ast.KeyValueExpr); kv {
-						return "", false
-					}
-					args = append(args, f.node(e))
-				}
-				return ".With" + field + "(" + strings.Join(args, ", ") + ")", true
-			}
-			return ".With" + field + "(" + f.node(value) + "...)", true
-		}
+		return strings.Join(args, ", "), true
+	}
+	s, ok := vt.(*types.Slice)
+	if !ok || !f.same(s.Elem(), elem) {
 		return "", false
 	}
-	if nested := acNamed(param); nested != nil {
-		lit, ok := value.(*ast.CompositeLit)
-		if u, isAddr := value.(*ast.UnaryExpr); isAddr && u.Op == token.AND {
-			lit, ok = ast.Unparen(u.X).(*ast.CompositeLit)
-		}
-		if !ok {
+	if !isLit {
+		return f.node(value) + "...", true
+	}
+	var args []string
+	for _, e := range lit.Elts {
+		if _, kv := e.(*ast.KeyValueExpr); kv {
 			return "", false
 		}
-		b, ok := f.builder(lit, nested, false)
-		if !ok {
-			return "", false
+		args = append(args, f.node(e))
+	}
+	return strings.Join(args, ", "), true
+}
+
+// valueArg is the argument of a With… of param for value: the value, or
+// what a pointer to it is made from (&x, ptr.To(x)).
+func (f *Fixer) valueArg(param, vt types.Type, value ast.Expr) (string, bool) {
+	if vt != nil && f.same(vt, param) {
+		return f.node(value), true
+	}
+	ptr, ok := vt.(*types.Pointer)
+	if !ok || !f.same(ptr.Elem(), param) {
+		return "", false
+	}
+	switch v := value.(type) {
+	case *ast.UnaryExpr:
+		if _, lit := ast.Unparen(v.X).(*ast.CompositeLit); v.Op == token.AND && !lit {
+			return f.node(v.X), true
 		}
-		return ".With" + field + "(" + b + ")", true
-	}
-	if vt != nil && same(vt, param) {
-		return ".With" + field + "(" + f.node(value) + ")", true
-	}
-	// A pointer field set from &x or ptr.To(x): the builder takes the value.
-	if ptr, ok := vt.(*types.Pointer); ok && same(ptr.Elem(), param) {
-		switch v := value.(type) {
-		case *ast.UnaryExpr:
-			if v.Op == token.AND {
-				if _, lit := ast.Unparen(v.X).(*ast.CompositeLit); !lit {
-					return ".With" + field + "(" + f.node(v.X) + ")", true
-				}
-			}
-		case *ast.CallExpr:
-			if fn := f.p.Callee(v); fn != nil && len(v.Args) == 1 && (fn.Name() == "To" || fn.Name() == "Ptr") {
-				return ".With" + field + "(" + f.node(v.Args[0]) + ")", true
-			}
+	case *ast.CallExpr:
+		if fn := f.p.Callee(v); fn != nil && len(v.Args) == 1 && (fn.Name() == "To" || fn.Name() == "Ptr") {
+			return f.node(v.Args[0]), true
 		}
 	}
 	return "", false
