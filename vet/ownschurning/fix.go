@@ -90,6 +90,16 @@ func (p pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.
 		f.Qualify(rt, ""), fieldsChanged, v, f.Qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
 		indent, strings.Join(fields, ", "), indent)
 
+	edits := append([]analysis.TextEdit{p.predicateEdit(f, call, owns, pred)}, f.ImportEdits(nil, pred)...)
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), fieldsChanged),
+		TextEdits: edits,
+	}}, ""
+}
+
+// predicateEdit adds pred to the Owns() call's WithPredicates, or gives
+// the call one.
+func (p pass) predicateEdit(f *check.Fixer, call *ast.CallExpr, owns *types.Func, pred string) analysis.TextEdit {
 	var edit analysis.TextEdit
 	for _, opt := range call.Args[1:] {
 		oc, ok := ast.Unparen(opt).(*ast.CallExpr)
@@ -109,11 +119,7 @@ func (p pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.
 		text := fmt.Sprintf(", %s.WithPredicates(%s)", f.Qualify(owns.Pkg(), ""), pred)
 		edit = analysis.TextEdit{Pos: call.Rparen, End: call.Rparen, NewText: []byte(text)}
 	}
-	edits := append([]analysis.TextEdit{edit}, f.ImportEdits(nil, pred)...)
-	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), fieldsChanged),
-		TextEdits: edits,
-	}}, ""
+	return edit
 }
 
 // lineIndent is the indentation of pos's line, as gofmt writes it (a
