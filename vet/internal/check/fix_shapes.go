@@ -317,20 +317,9 @@ func (p *Pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 			}
 		}
 	}
-	if _, ok := lit.Type.(*ast.ArrayType); !ok {
-		return nil, whyNotVariable
+	if why := in.elemsOf(lit); why != "" {
+		return nil, why
 	}
-	for _, e := range lit.Elts {
-		el, ok := ast.Unparen(e).(*ast.CompositeLit)
-		if u, isAddr := ast.Unparen(e).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
-			el, ok = ast.Unparen(u.X).(*ast.CompositeLit)
-		}
-		if !ok {
-			return nil, whyNotVariable
-		}
-		in.elems, in.elemNodes = append(in.elems, el), append(in.elemNodes, e)
-	}
-	in.sliceType = lit.Type
 	if in.owner != nil && !ownerOnly(p, in.owner) {
 		return nil, whyUsed
 	}
@@ -351,6 +340,26 @@ func (p *Pass) rangeIntent(in *literalIntent, stack []ast.Node, site []ast.Node)
 		}
 	}
 	return in, ""
+}
+
+// elemsOf takes a slice literal's elements, each a literal (or its
+// address), as the intent's values.
+func (in *literalIntent) elemsOf(lit *ast.CompositeLit) string {
+	if _, ok := lit.Type.(*ast.ArrayType); !ok {
+		return whyNotVariable
+	}
+	for _, e := range lit.Elts {
+		el, ok := ast.Unparen(e).(*ast.CompositeLit)
+		if u, isAddr := ast.Unparen(e).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+			el, ok = ast.Unparen(u.X).(*ast.CompositeLit)
+		}
+		if !ok {
+			return whyNotVariable
+		}
+		in.elems, in.elemNodes = append(in.elems, el), append(in.elemNodes, e)
+	}
+	in.sliceType = lit.Type
+	return ""
 }
 
 // definedFromLiteral finds v := []T{...} in the function holding stack.
