@@ -167,6 +167,15 @@ func followStub(name string, src []byte, off func(token.Pos) int, fl *ast.FuncLi
 		decode := "var " + objName + " " + typ(s.Params[2]) + " = " + im.name(ensuretestPath, "ensuretest") + ".Object[" + typ(vet.TypeRef{Path: obj.Path, Pkg: obj.Pkg, Name: obj.Name}) + "](desired)"
 		out = append(out, edit{file: name, start: off(fl.Body.Lbrace) + 1, end: off(fl.Body.Lbrace) + 1, text: []byte("\n" + decode)})
 	}
+	returns, ok := stubReturns(name, src, off, fl, rt, updateErr)
+	return append(out, returns...), ok
+}
+
+// stubReturns are the edits of the stub's returns: the Create's error
+// becomes the helper's three results (nil: created; AlreadyExists:
+// unchanged, or the injected Update's error as a failed change).
+func stubReturns(name string, src []byte, off func(token.Pos) int, fl *ast.FuncLit, rt, updateErr string) ([]edit, bool) {
+	var out []edit
 	ok := true
 	ast.Inspect(fl.Body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
