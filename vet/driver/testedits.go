@@ -38,15 +38,19 @@ import (
 // fails, the check declines the fix and says why. What the edits do is
 // checked like the fix itself: the package's build, go vet and its tests.
 
+// injectionMove is the interceptor fields whose injection moves, and the
+// field it moves to.
+type injectionMove struct {
+	from []string
+	to   string
+}
+
 // interceptorPath is the import path of controller-runtime's interceptor.
 const interceptorPath = "sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 // moves are, by the write a fix replaces, the interceptor fields whose
 // injection moves, and the field the apply goes through.
-var moves = map[bool]struct {
-	from []string
-	to   string
-}{
+var moves = map[bool]injectionMove{
 	false: {[]string{"Create", "Update"}, "Patch"},
 	true:  {[]string{"SubResourceUpdate"}, "SubResourcePatch"},
 }
@@ -132,66 +136,76 @@ func moveInjections(name string, src []byte, fn string, status bool) []edit {
 		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
-			if !ok || !isSelector(lit.Type, pkgName, "Funcs") {
-				return true
-			}
-			fields := map[string]*ast.FuncLit{}
-			has := map[string]bool{}
-			for _, el := range lit.Elts {
-				kv, ok := el.(*ast.KeyValueExpr)
-				if !ok {
-					return true
-				}
-				key, ok := kv.Key.(*ast.Ident)
-				if !ok {
-					return true
-				}
-				has[key.Name] = true
-				if fl, ok := kv.Value.(*ast.FuncLit); ok {
-					fields[key.Name] = fl
+			if ok && isSelector(lit.Type, pkgName, "Funcs") {
+				if e, moved := moveInjection(name, src, off, lit, move, status); moved {
+					out = append(out, e)
 				}
 			}
-			if has[move.to] {
-				return true
-			}
-			var from *ast.FuncLit
-			for _, k := range move.from {
-				fl := fields[k]
-				if fl == nil {
-					if has[k] {
-						return true // a named function: its body is not ours to copy
-					}
-					continue
-				}
-				if from != nil && string(src[off(fl.Body.Pos()):off(fl.Body.End())]) != string(src[off(from.Body.Pos()):off(from.Body.End())]) {
-					return true // Create and Update differ: which one the apply is depends on the object
-				}
-				if from == nil {
-					from = fl
-				}
-			}
-			if from == nil || passesThrough(from) {
-				return true
-			}
-			params, ok := movedParams(src, off, from.Type.Params, status)
-			if !ok {
-				return true
-			}
-			text := move.to + ": func(" + params + ") error " + string(src[off(from.Body.Pos()):off(from.Body.End())]) + ","
-			at := off(lit.Rbrace)
-			before := strings.TrimRight(string(src[off(lit.Lbrace)+1:at]), " \t\n")
-			switch {
-			case strings.HasSuffix(before, ","):
-				text += "\n"
-			case before == "":
-			default:
-				text = ", " + text
-			}
-			out = append(out, edit{file: name, start: at, end: at, text: []byte(text)})
 			return true
 		})
 	}
 	return out
+}
+
+// moveInjection is the edit that gives the interceptor.Funcs literal lit
+// the apply's function, a copy of the write's it replaces; not moved when
+// lit sets the apply's already, names a function instead of a literal,
+// has Create and Update functions that differ, or its function only
+// passes the write on.
+func moveInjection(name string, src []byte, off func(token.Pos) int, lit *ast.CompositeLit, move injectionMove, status bool) (edit, bool) {
+	fields := map[string]*ast.FuncLit{}
+	has := map[string]bool{}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return edit{}, false
+		}
+		key, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			return edit{}, false
+		}
+		has[key.Name] = true
+		if fl, ok := kv.Value.(*ast.FuncLit); ok {
+			fields[key.Name] = fl
+		}
+	}
+	if has[move.to] {
+		return edit{}, false
+	}
+	var from *ast.FuncLit
+	for _, k := range move.from {
+		fl := fields[k]
+		if fl == nil {
+			if has[k] {
+				return edit{}, false // a named function: its body is not ours to copy
+			}
+			continue
+		}
+		if from != nil && string(src[off(fl.Body.Pos()):off(fl.Body.End())]) != string(src[off(from.Body.Pos()):off(from.Body.End())]) {
+			return edit{}, false // Create and Update differ: which one the apply is depends on the object
+		}
+		if from == nil {
+			from = fl
+		}
+	}
+	if from == nil || passesThrough(from) {
+		return edit{}, false
+	}
+	params, ok := movedParams(src, off, from.Type.Params, status)
+	if !ok {
+		return edit{}, false
+	}
+	text := move.to + ": func(" + params + ") error " + string(src[off(from.Body.Pos()):off(from.Body.End())]) + ","
+	at := off(lit.Rbrace)
+	before := strings.TrimRight(string(src[off(lit.Lbrace)+1:at]), " \t\n")
+	switch {
+	case strings.HasSuffix(before, ","):
+		text += "\n"
+	case before == "":
+	default:
+		text = ", " + text
+	}
+	return edit{file: name, start: at, end: at, text: []byte(text)}, true
 }
 
 // movedParams are the parameters of the write's replacement, as written,
