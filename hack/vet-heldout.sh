@@ -15,6 +15,7 @@
 #   FLUENT_REPO    github.com/fluent/fluent-operator     00625bfd
 #   RABBITMQ_REPO  github.com/rabbitmq/cluster-operator  06cda8e8
 #   SOLR_REPO      github.com/apache/solr-operator       ed5c5c7d
+#   NFD_REPO       github.com/kubernetes-sigs/node-feature-discovery 76e6cc8cc
 set -euo pipefail
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +30,7 @@ heldout=(
   "fluent|FLUENT_REPO|fluent/fluent-operator|00625bfd|./controllers/..."
   "rabbitmq|RABBITMQ_REPO|rabbitmq/cluster-operator|06cda8e8|./internal/..."
   "solr|SOLR_REPO|apache/solr-operator|ed5c5c7d|./controllers/..."
+  "nfd|NFD_REPO|kubernetes-sigs/node-feature-discovery|76e6cc8cc|./pkg/..."
 )
 
 # shellcheck source=hack/clone.sh
@@ -37,7 +39,7 @@ source "$root/hack/clone.sh"
 # score NAME FINDINGS: tp fp fn unjudged, from NAME's verdicts.
 score() {
   awk -F'\t' -v name="$1" '
-    FNR == NR { found[$1 "\t" $2] = 1; next }
+    FILENAME == ARGV[1] { found[$1 "\t" $2] = 1; next }
     /^#/ || NF == 0 { next }
     $1 == "miss" { fn++; next }
     { judged[$1 "\t" $2] = 1
