@@ -723,6 +723,11 @@ func (fc *Fresh) expr(e ast.Expr, target string) string {
 			why = fc.stmts(n.Body.List)
 			return false
 		case *ast.CallExpr:
+			if path, ok := fc.heldPath(n); ok && target != "" && path == target {
+				// obj.SetLabels(merge(obj.GetLabels(), x)): the map of the
+				// field it flows back into.
+				return false
+			}
 			if handled, w := fc.call(n); handled {
 				why = w
 				return false

@@ -714,3 +714,25 @@ func (r *Reconciler) mutatedHeldAsInterface(ctx context.Context, owner client.Ob
 	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, obj, r.mutateFor(obj, owner)) // want `CreateOrUpdate reads the cached object`
 	return err
 }
+
+// syncLabels merges want into have.
+func syncLabels(have, want map[string]string) map[string]string {
+	if have == nil {
+		have = map[string]string{}
+	}
+	for k, v := range want {
+		have[k] = v
+	}
+	return have
+}
+
+// Fixed: the live labels merged by a function of the package and set
+// back (capsule's pod metadata): on a fresh object, the labels merged in.
+func (r *Reconciler) mutatedMergedThroughCall(ctx context.Context, ns string, labels map[string]string) error {
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "merged", Namespace: ns}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		role.SetLabels(syncLabels(role.GetLabels(), labels))
+		return nil
+	})
+	return err
+}
