@@ -665,7 +665,13 @@ func (fc *Fresh) keepsOnly(s ast.Stmt) string {
 			}
 		case *ast.ExprStmt:
 			call, ok := n.X.(*ast.CallExpr)
-			if !ok || fc.decl(Callee(fc.Info, call)) == nil || len(call.Args) == 0 {
+			var fn *types.Func
+			if ok {
+				fn = Callee(fc.Info, call)
+			}
+			// A function of the module (this package's, or one with a
+			// summary) that takes the value to carry into.
+			if !ok || fc.decl(fn) == nil && fc.summary(fn) == nil || len(call.Args) == 0 {
 				why = fc.at(n, "the mutate function does more than carry values forward from the live object in a block run only once it exists")
 				return false
 			}

@@ -736,3 +736,21 @@ func (r *Reconciler) mutatedMergedThroughCall(ctx context.Context, ns string, la
 	})
 	return err
 }
+
+// Fixed: a rule carried forward, once the object exists, into the desired
+// object through a function of another package of the module (network-
+// services-operator's gatewayutil.SetListener): the block never runs on
+// a fresh object.
+func (r *Reconciler) carriedAcrossPackages(ctx context.Context, owner client.Object, desired desiredRoles) error {
+	role := desired.role.DeepCopy()
+	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, role, func() error { // want `CreateOrUpdate reads the cached object`
+		if !role.CreationTimestamp.IsZero() {
+			if first := firstRule(role.Rules); first != nil {
+				meta.SetRule(desired.role, *first)
+			}
+		}
+		role.Rules = desired.role.Rules
+		return controllerutil.SetControllerReference(owner, role, r.Scheme)
+	})
+	return err
+}

@@ -39,3 +39,14 @@ func SafeRules(role *rbacv1.Role, rules func() []rbacv1.PolicyRule) {
 	defer func() { _ = recover() }()
 	role.Rules = rules()
 }
+
+// SetRule replaces the rule of role with rule's first verb, or adds it.
+func SetRule(role *rbacv1.Role, rule rbacv1.PolicyRule) {
+	for i := range role.Rules {
+		if len(role.Rules[i].Verbs) > 0 && len(rule.Verbs) > 0 && role.Rules[i].Verbs[0] == rule.Verbs[0] {
+			role.Rules[i] = rule
+			return
+		}
+	}
+	role.Rules = append(role.Rules, rule)
+}
