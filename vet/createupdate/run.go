@@ -88,7 +88,7 @@ func (p pass) handlesAlreadyExists(ifs *ast.IfStmt, stack []ast.Node) bool {
 				return false
 			case *ast.ReturnStmt:
 				for _, r := range n.Results {
-					if !check.ZeroExpr(r) {
+					if !flow.ZeroExpr(r) {
 						handled = true
 					}
 				}
@@ -520,7 +520,7 @@ func setsGenerateName(body *ast.BlockStmt) bool {
 
 // comparedToNil is x of a condition `x <op> nil` (op == or !=), or nil.
 func comparedToNil(cond ast.Expr, op token.Token) ast.Expr {
-	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == op && check.IsNil(b.Y) {
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == op && flow.IsNil(b.Y) {
 		return b.X
 	}
 	return nil

@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
-
-	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // FuncBody returns the body of the innermost function in stack.
@@ -67,10 +65,6 @@ func calledName(call *ast.CallExpr) string {
 	}
 	return ""
 }
-
-// ZeroExpr: nil, an empty composite literal (ctrl.Result{}), or a zero
-// literal.
-func ZeroExpr(e ast.Expr) bool { return flow.ZeroExpr(e) }
 
 // WithWhy adds to a finding without a suggested fix the reason none is
 // offered.

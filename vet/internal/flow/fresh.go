@@ -20,6 +20,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -202,58 +203,48 @@ func (fc *Fresh) stmts(list []ast.Stmt) string {
 }
 
 func (fc *Fresh) stmt(s ast.Stmt) string {
+	var parts []ast.Node // read in order: expressions, then statements
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		return fc.assign(s)
 	case *ast.IfStmt:
 		return fc.ifStmt(s)
-	case *ast.BlockStmt:
-		return fc.stmts(s.List)
-	case *ast.ExprStmt:
-		return fc.expr(s.X, "")
-	case *ast.ReturnStmt:
-		for _, r := range s.Results {
-			if why := fc.expr(r, ""); why != "" {
-				return why
-			}
-		}
-		return ""
-	case *ast.RangeStmt:
-		if why := fc.expr(s.X, ""); why != "" {
-			return why
-		}
-		return fc.stmts(s.Body.List)
-	case *ast.ForStmt:
-		for _, part := range []ast.Node{s.Init, s.Cond, s.Post} {
-			if why := fc.node(part); why != "" {
-				return why
-			}
-		}
-		return fc.stmts(s.Body.List)
-	case *ast.SwitchStmt:
-		for _, part := range []ast.Node{s.Init, s.Tag} {
-			if why := fc.node(part); why != "" {
-				return why
-			}
-		}
-		for _, cc := range s.Body.List {
-			cc := cc.(*ast.CaseClause)
-			for _, e := range cc.List {
-				if why := fc.expr(e, ""); why != "" {
-					return why
-				}
-			}
-			if why := fc.stmts(cc.Body); why != "" {
-				return why
-			}
-		}
-		return ""
 	case *ast.TypeSwitchStmt:
 		return fc.typeSwitch(s)
-	case *ast.DeclStmt, *ast.IncDecStmt, *ast.BranchStmt, *ast.EmptyStmt:
+	case *ast.ExprStmt:
+		return fc.expr(s.X, "")
+	case *ast.BlockStmt:
+		return fc.stmts(s.List)
+	case *ast.ReturnStmt:
+		for _, r := range s.Results {
+			parts = append(parts, r)
+		}
+	case *ast.RangeStmt:
+		parts = []ast.Node{s.X, s.Body}
+	case *ast.ForStmt:
+		parts = []ast.Node{s.Init, s.Cond, s.Post, s.Body}
+	case *ast.SwitchStmt:
+		parts = []ast.Node{s.Init, s.Tag}
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CaseClause)
+			for _, e := range cc.List {
+				parts = append(parts, e)
+			}
+			parts = append(parts, &ast.BlockStmt{List: cc.Body})
+		}
+	default:
 		return fc.node(s)
 	}
-	return fc.node(s)
+	for _, part := range parts {
+		if b, ok := part.(*ast.BlockStmt); ok && b != nil {
+			if why := fc.stmts(b.List); why != "" {
+				return why
+			}
+		} else if why := fc.node(part); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // typeSwitch: switch o := obj.(type) binds each clause's o to the object.
@@ -263,18 +254,9 @@ func (fc *Fresh) typeSwitch(s *ast.TypeSwitchStmt) string {
 			return why
 		}
 	}
-	path, bound := "", false
-	if as, ok := s.Assign.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
-		if ta, ok := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr); ok {
-			path, bound = fc.pathOf(ta.X)
-		}
-	}
 	for _, c := range s.Body.List {
-		cc := c.(*ast.CaseClause)
-		if v, ok := fc.Info.Implicits[cc].(*types.Var); ok && bound {
-			fc.roots[v] = path
-		}
-		if why := fc.stmts(cc.Body); why != "" {
+		fc.BindSwitch(s, c)
+		if why := fc.stmts(c.(*ast.CaseClause).Body); why != "" {
 			return why
 		}
 	}
@@ -935,7 +917,7 @@ func (fc *Fresh) summary(fn *types.Func) *Summary {
 // hands each to also (nil: nothing more).
 func (fc *Fresh) others(call *ast.CallExpr, handed []int, also func(ast.Expr)) string {
 	for i, a := range call.Args {
-		if contains(handed, i) {
+		if slices.Contains(handed, i) {
 			continue
 		}
 		if also != nil {
@@ -955,10 +937,10 @@ func (fc *Fresh) follow(call *ast.CallExpr, decl *ast.FuncDecl, handed []int) st
 	inner := &Fresh{Context: fc.Context, roots: map[*types.Var]string{}, written: fc.written, depth: fc.depth + 1, body: fc.body, after: fc.after, guard: fc.guard, owners: fc.owners, checked: fc.checked}
 	params := paramVars(fc.Info, decl)
 	for i, a := range call.Args {
-		if fc.guard && !contains(handed, i) && i < len(params) && params[i] != nil {
+		if fc.guard && !slices.Contains(handed, i) && i < len(params) && params[i] != nil {
 			inner.aliases(params[i], a)
 		}
-		if contains(handed, i) && i < len(params) && params[i] != nil {
+		if slices.Contains(handed, i) && i < len(params) && params[i] != nil {
 			path, _ := fc.pathOf(unaddr(a))
 			inner.roots[params[i]] = path
 			continue
@@ -1115,14 +1097,7 @@ func (fc *Fresh) describe(e ast.Expr) string { return types.ExprString(e) }
 // at is a reason with the position of n.
 func (fc *Fresh) at(n ast.Node, format string, args ...any) string {
 	pos := fc.Fset.Position(n.Pos())
-	return fmt.Sprintf(format, args...) + fmt.Sprintf(" (%s:%d:%d): a value to keep from the live object is one to leave out of the intent, or to compute", shortFile(pos.Filename), pos.Line, pos.Column)
-}
-
-func shortFile(name string) string {
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
+	return fmt.Sprintf(format, args...) + fmt.Sprintf(" (%s:%d:%d): a value to keep from the live object is one to leave out of the intent, or to compute", filepath.Base(pos.Filename), pos.Line, pos.Column)
 }
 
 func calleeIdent(e ast.Expr) *ast.Ident {
@@ -1135,13 +1110,4 @@ func unaddr(e ast.Expr) ast.Expr {
 		return u.X
 	}
 	return e
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
