@@ -2,6 +2,8 @@ package ensure
 
 import (
 	"bytes"
+	"encoding/json"
+	"reflect"
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -56,7 +58,7 @@ func settled(t *typed.ParseableType, live client.Object, desired *unstructured.U
 		return false
 	}
 	if t == nil {
-		return ownsExactly(owned, desired) && satisfies(live, desired.Object)
+		return ownsExactly(owned, desired, live) && satisfies(live, desired.Object)
 	}
 	td, err := t.FromUnstructured(desired.Object, typed.AllowDuplicates)
 	if err != nil {
@@ -77,10 +79,14 @@ func settled(t *typed.ParseableType, live client.Object, desired *unstructured.U
 
 // ownsExactly is settled's comparison of sets without the kind's schema:
 // the intent's fields are deduced from its JSON, every list atomic, so
-// a field of the intent is owned when owned holds it or a field below it,
-// and an owned field belongs to the intent when one of its parents (or
-// itself) is a field of the intent.
-func ownsExactly(owned *fieldpath.Set, desired *unstructured.Unstructured) bool {
+// a field of the intent is owned when owned holds it, a field below it,
+// or one of its parents (an atomic struct), and an owned field belongs to
+// the intent when one of its parents (or itself) is a field of the intent,
+// or fields of the intent lie below it.
+// Below a list, the deduced set cannot
+// tell a field the intent dropped from one it sends: there the live list
+// must equal the intent's, or it is a doubt.
+func ownsExactly(owned *fieldpath.Set, desired *unstructured.Unstructured, live client.Object) bool {
 	td, err := typed.DeducedParseableType.FromUnstructured(desired.Object)
 	if err != nil {
 		return false
@@ -89,14 +95,27 @@ func ownsExactly(owned *fieldpath.Set, desired *unstructured.Unstructured) bool 
 	if err != nil {
 		return false
 	}
+	var have map[string]any
+	if b, err := json.Marshal(live); err != nil || json.Unmarshal(b, &have) != nil {
+		return false
+	}
 	leaves := intent.Difference(ignoredFields).Leaves()
 	ok := true
 	leaves.Iterate(func(p fieldpath.Path) {
-		if ok && !owned.Has(p) && below(owned, p).Empty() {
+		under := below(owned, p)
+		if ok && !owned.Has(p) && under.Empty() && !hasPrefix(owned, p) {
 			ok = false
+		}
+		if w := valueAt(desired.Object, p); ok && !under.Empty() {
+			if _, list := w.([]any); list && !reflect.DeepEqual(normal(w), normal(valueAt(have, p))) {
+				ok = false
+			}
 		}
 	})
 	owned.Leaves().Iterate(func(p fieldpath.Path) {
+		if !below(leaves, p).Empty() {
+			return // owned whole, the intent's fields below it
+		}
 		for i := len(p); ok && i > 0; i-- {
 			if leaves.Has(p[:i]) {
 				return
@@ -105,6 +124,41 @@ func ownsExactly(owned *fieldpath.Set, desired *unstructured.Unstructured) bool 
 		ok = false
 	})
 	return ok
+}
+
+// hasPrefix reports a set holding a parent of p (an atomic struct or map
+// owned whole: a Deployment's selector).
+func hasPrefix(set *fieldpath.Set, p fieldpath.Path) bool {
+	for i := len(p) - 1; i > 0; i-- {
+		if set.Has(p[:i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueAt is the JSON value at p, a path of field names.
+func valueAt(m map[string]any, p fieldpath.Path) any {
+	var v any = m
+	for _, pe := range p {
+		obj, isObj := v.(map[string]any)
+		if pe.FieldName == nil || !isObj {
+			return nil
+		}
+		v = obj[*pe.FieldName]
+	}
+	return v
+}
+
+// normal is v as encoding/json decodes it (numbers as float64).
+func normal(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
 }
 
 // below is the part of set under path p.

@@ -206,3 +206,39 @@ func TestCreateOrUpdateOnFakeClient(t *testing.T) {
 		}
 	}
 }
+
+// TestDroppedItemFieldWithoutMemory: with no memory of an earlier apply
+// (a plain client: every call is the first after a restart) and no
+// schema, a field the intent stops setting inside a list item is pruned —
+// the deduced field sets cannot see it, so the live list is compared.
+func TestDroppedItemFieldWithoutMemory(t *testing.T) {
+	e, ctx := setup(t)
+	call := func(ports bool) (*appsv1.Deployment, controllerutil.OperationResult) {
+		t.Helper()
+		d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "plain", Namespace: "default"}}
+		res, err := ensure.CreateOrUpdate(ctx, e.c, d, func() error {
+			d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "plain"}}
+			d.Spec.Template.Labels = map[string]string{"app": "plain"}
+			c := corev1.Container{Name: "app", Image: "app:1"}
+			if ports {
+				c.Ports = []corev1.ContainerPort{{ContainerPort: 8080}}
+			}
+			d.Spec.Template.Spec.Containers = []corev1.Container{c}
+			return controllerutil.SetControllerReference(e.owner, d, e.c.Scheme())
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res != controllerutil.OperationResultNone {
+			e.synced(t, ctx, d)
+		}
+		return d, res
+	}
+	if _, res := call(true); res != controllerutil.OperationResultCreated {
+		t.Fatalf("first: %s", res)
+	}
+	d, res := call(false)
+	if res != controllerutil.OperationResultUpdated || len(d.Spec.Template.Spec.Containers[0].Ports) != 0 {
+		t.Fatalf("ports dropped: %s, ports %v: the apply was skipped or did not prune", res, d.Spec.Template.Spec.Containers[0].Ports)
+	}
+}
