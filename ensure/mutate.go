@@ -49,7 +49,8 @@ func CreateOrUpdate(ctx context.Context, c client.Client, obj client.Object, f c
 
 // CreateOrPatch is controllerutil.CreateOrPatch by server-side apply: as
 // CreateOrUpdate, and the status f set is applied to the status
-// subresource after the object (UpdatedStatus, UpdatedStatusOnly).
+// subresource after the object (UpdatedStatus, UpdatedStatusOnly;
+// Created for a new object, whose status is applied too).
 func CreateOrPatch(ctx context.Context, c client.Client, obj client.Object, f controllerutil.MutateFn, opts ...ApplyOption) (controllerutil.OperationResult, error) {
 	res, _, err := applyMutation(ctx, c, obj, f, true, opts)
 	return res, err
@@ -110,8 +111,8 @@ func applyMutation(ctx context.Context, c client.Client, obj client.Object, f co
 		return op, res, err
 	}
 	switch {
-	case sres != Configured && sres != Created:
-		return op, res, nil
+	case sres != Configured && sres != Created, op == controllerutil.OperationResultCreated:
+		return op, res, nil // created: its status with it, as a result says
 	case op == controllerutil.OperationResultNone:
 		return controllerutil.OperationResultUpdatedStatusOnly, sres, nil
 	default:

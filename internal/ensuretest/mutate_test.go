@@ -165,7 +165,7 @@ func TestCreateOrPatchStatusByApply(t *testing.T) {
 		}
 		return p, res
 	}
-	if p, res := call("10.0.0.1"); res != controllerutil.OperationResultUpdatedStatus || len(p.Status.Addresses) != 1 {
+	if p, res := call("10.0.0.1"); res != controllerutil.OperationResultCreated || len(p.Status.Addresses) != 1 {
 		t.Fatalf("first: %s, status %v", res, p.Status)
 	}
 	if _, res := call("10.0.0.1"); res != controllerutil.OperationResultNone {
