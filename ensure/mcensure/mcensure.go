@@ -12,6 +12,8 @@
 //
 //	clients := mcensure.New(ensure.FieldManager("fleet-controller"))
 //	if err := mgr.Add(clients); err != nil { ... } // engaged with every cluster the manager engages
+//	// or, with a sharded coordinator: coordinator.AddRunnable(clients),
+//	// engaged with the clusters this replica holds (TestShardedHandover)
 //
 //	func (r *Reconciler) Reconcile(ctx context.Context, req mcreconcile.Request) (ctrl.Result, error) {
 //		c, err := r.clients.For(req.ClusterName)
