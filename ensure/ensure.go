@@ -49,6 +49,9 @@ const DefaultFieldManager = "ssagen"
 
 // options of one Ensure call.
 type options struct {
+	// created: the object was created by the caller's apply just before
+	// (the status of a CreateOrPatch), whatever the cache says.
+	created            bool
 	fieldManager       string
 	force              bool
 	blockOwnerDeletion bool
@@ -378,6 +381,11 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 	p.exists = liveErr == nil
 	if liveErr != nil && !apierrors.IsNotFound(liveErr) {
 		return nil, "", liveErr
+	}
+	if !p.exists && o.created && at == statusResource {
+		// Created by this call's first apply (CreateOrPatch): the cache
+		// has not seen it yet, and its status is applied all the same.
+		p.exists = true
 	}
 	if p.exists && stripped(obj) && !p.mem.seen(p.key) {
 		// The cache strips managedFields: on first sight, what follows

@@ -106,6 +106,9 @@ func applyMutation(ctx context.Context, c client.Client, obj client.Object, f co
 	if !status || st == nil {
 		return op, res, nil
 	}
+	if op == controllerutil.OperationResultCreated {
+		opts = append(opts, applyFunc(func(o *options) { o.created = true }))
+	}
 	sres, err := ApplyStatus(ctx, c, st, obj, opts...)
 	if err != nil {
 		return op, res, err
