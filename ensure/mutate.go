@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -170,32 +172,33 @@ func mutationIntent(obj client.Object, gvk schema.GroupVersionKind) (main, statu
 	}
 	st, _ := m["status"].(map[string]any)
 	delete(m, "status")
-	md := map[string]any{"name": obj.GetName()}
+	ident := map[string]any{"name": obj.GetName()}
 	if ns := obj.GetNamespace(); ns != "" {
-		md["namespace"] = ns
+		ident["namespace"] = ns
 	}
-	if old, ok := m["metadata"].(map[string]any); ok {
-		for _, k := range []string{"labels", "annotations", "finalizers"} {
-			if v, ok := old[k]; ok {
-				md[k] = v
-			}
+	md := maps.Clone(ident)
+	old, _ := m["metadata"].(map[string]any)
+	for _, k := range []string{"labels", "annotations", "finalizers"} {
+		if v, ok := old[k]; ok {
+			md[k] = v
 		}
 	}
-	var refs []any
 	for _, r := range obj.GetOwnerReferences() {
-		if r.Controller != nil && *r.Controller && owner == nil {
+		if r.Controller != nil && *r.Controller {
 			p := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: r.APIVersion, Kind: r.Kind}}
 			p.SetName(r.Name)
 			p.SetUID(r.UID)
 			owner = &mutationOwner{obj: p, block: r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion}
-			continue
+			break
 		}
-		rb, _ := json.Marshal(r)
-		var rm map[string]any
-		_ = json.Unmarshal(rb, &rm)
-		refs = append(refs, rm)
 	}
-	if refs != nil {
+	// The other references, as the object's JSON has them.
+	refs, _ := old["ownerReferences"].([]any)
+	refs = slices.DeleteFunc(slices.Clone(refs), func(r any) bool {
+		rm, _ := r.(map[string]any)
+		return owner != nil && rm["controller"] == true
+	})
+	if len(refs) > 0 {
 		md["ownerReferences"] = refs
 	}
 	m["metadata"] = md
@@ -205,7 +208,7 @@ func mutationIntent(obj client.Object, gvk schema.GroupVersionKind) (main, statu
 		return nil, nil, nil, err
 	}
 	if st != nil {
-		sb, err := json.Marshal(map[string]any{"apiVersion": m["apiVersion"], "kind": gvk.Kind, "metadata": map[string]any{"name": md["name"], "namespace": md["namespace"]}, "status": st})
+		sb, err := json.Marshal(map[string]any{"apiVersion": m["apiVersion"], "kind": gvk.Kind, "metadata": ident, "status": st})
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -37,12 +37,7 @@ func (p pass) fix(call *ast.CallExpr, name string, stack []ast.Node) ([]analysis
 		// CreateOrPatch of a function that sets no status is CreateOrUpdate.
 		kindName = contract.CreateOrUpdateFunc
 	}
-	var file *ast.File
-	for _, n := range stack {
-		if f, ok := n.(*ast.File); ok {
-			file = f
-		}
-	}
+	file := check.FileOf(stack)
 	if file == nil {
 		return nil, "the call is not in a file of the package"
 	}
@@ -90,13 +85,9 @@ func (p pass) mutateWhy(call *ast.CallExpr, v *types.Var, stack []ast.Node) (why
 	}
 	// The parameter the object is handed in as.
 	var param *types.Var
-	i := 0
-	for _, field := range fd.Type.Params.List {
-		for _, name := range field.Names {
-			if i < len(mk.Args) && p.ObjectVar(mk.Args[i]) == v {
-				param, _ = p.TypesInfo.Defs[name].(*types.Var)
-			}
-			i++
+	for i, pv := range flow.ParamVars(p.TypesInfo, fd) {
+		if i < len(mk.Args) && p.ObjectVar(mk.Args[i]) == v {
+			param = pv
 		}
 	}
 	lits := flow.Returned(p.TypesInfo, fd, flow.Held(p.TypesInfo, body, v))

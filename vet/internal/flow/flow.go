@@ -249,7 +249,7 @@ func freshFacts(pass *analysis.Pass, funcs []*ast.FuncDecl, known *Result) map[*
 	out := map[*types.Func][]FreshParam{}
 	for _, fd := range funcs {
 		fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		for i, v := range paramVars(pass.TypesInfo, fd) {
+		for i, v := range ParamVars(pass.TypesInfo, fd) {
 			if v == nil || !handsObject(v.Type()) {
 				continue
 			}

@@ -935,7 +935,7 @@ func (fc *Fresh) others(call *ast.CallExpr, handed []int, also func(ast.Expr)) s
 // to, its parameters standing for what they are handed.
 func (fc *Fresh) follow(call *ast.CallExpr, decl *ast.FuncDecl, handed []int) string {
 	inner := &Fresh{Context: fc.Context, roots: map[*types.Var]string{}, written: fc.written, depth: fc.depth + 1, body: fc.body, after: fc.after, guard: fc.guard, owners: fc.owners, checked: fc.checked}
-	params := paramVars(fc.Info, decl)
+	params := ParamVars(fc.Info, decl)
 	for i, a := range call.Args {
 		if fc.guard && !slices.Contains(handed, i) && i < len(params) && params[i] != nil {
 			inner.aliases(params[i], a)
@@ -996,7 +996,8 @@ func (fc *Fresh) decl(fn *types.Func) *ast.FuncDecl {
 	return fc.Decl(fn)
 }
 
-func paramVars(info *types.Info, fd *ast.FuncDecl) []*types.Var {
+// ParamVars are fd's parameters in order (nil for one without a name).
+func ParamVars(info *types.Info, fd *ast.FuncDecl) []*types.Var {
 	var out []*types.Var
 	for _, f := range fd.Type.Params.List {
 		if len(f.Names) == 0 {
