@@ -195,20 +195,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	fresh := freshFacts(pass, funcs, res)
-	if len(pass.Files) == 0 || !reachesClient(pass.Pkg) {
-		for _, fd := range funcs {
-			fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if f := fresh[fn]; f != nil {
-				s := &Summary{Fresh: f}
-				res.byFunc[fn] = s
-				pass.ExportObjectFact(fn, s)
-			}
-		}
-		return res, nil
-	}
 	// The summaries grow monotonically (flags set, indices added): go
-	// over the package's functions until none changes.
-	for changed, rounds := true, 0; changed && rounds < 20; rounds++ {
+	// over the package's functions until none changes. A package that
+	// cannot reach the client has only Fresh facts.
+	for changed, rounds := reachesClient(pass.Pkg), 0; changed && rounds < 20; rounds++ {
 		changed = false
 		for _, fd := range funcs {
 			fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
