@@ -26,10 +26,7 @@ func run(cp *check.Pass) {
 		if v, ok := p.TypesInfo.Uses[sel.Sel].(*types.Var); !ok || v.Pkg() == nil || v.Pkg().Path() != check.ClientPkg {
 			return
 		}
-		t := p.TypesInfo.TypeOf(call.Args[1])
-		if ptr, ok := t.(*types.Pointer); ok {
-			t = ptr.Elem()
-		}
+		t := check.Deref(p.TypesInfo.TypeOf(call.Args[1]))
 		if !sendsItsFields(t) {
 			return
 		}

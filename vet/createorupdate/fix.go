@@ -52,12 +52,8 @@ func (p pass) fix(call *ast.CallExpr, name string, stack []ast.Node) ([]analysis
 	if callee == "" {
 		callee = f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "") + "." + kindName
 	}
-	edits := []analysis.TextEdit{{Pos: call.Fun.Pos(), End: call.Fun.End(), NewText: []byte(callee)}}
-	edits = append(edits, f.ImportEdits([]ast.Node{call.Fun}, callee)...)
-	return []analysis.SuggestedFix{{
-		Message:   "Use ensure." + kindName + ": the mutate function runs on a fresh object and what it sets is applied; no resourceVersion, no request when unchanged",
-		TextEdits: edits,
-	}}, ""
+	return f.Fix("Use ensure."+kindName+": the mutate function runs on a fresh object and what it sets is applied; no resourceVersion, no request when unchanged",
+		[]analysis.TextEdit{{Pos: call.Fun.Pos(), End: call.Fun.End(), NewText: []byte(callee)}}, []ast.Node{call.Fun}, callee)
 }
 
 // mutateWhy says why the mutate function's effect on a fresh object is

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/ssagen/ssagen/internal/contract"
@@ -23,7 +24,7 @@ func run(cp *check.Pass) {
 		body := check.FuncBody(stack)
 		if call, ok := n.(*ast.CallExpr); ok {
 			// client.IgnoreAlreadyExists(c.Create(...))
-			if p.IsPkgFunc(call, check.ClientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 && !setsGenerateName(body) && !p.afterNotFound(stack) {
+			if p.IsPkgFunc(call, check.ClientPkg, "IgnoreAlreadyExists") && len(call.Args) == 1 && !flow.SetsField(body, "GenerateName") && !p.afterNotFound(stack) {
 				if inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && p.IsCreateCall(inner) {
 					p.reportCreateIgnore(inner, stack)
 				} else if _, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
@@ -115,7 +116,7 @@ func (p pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 	// The block runs on errors only past an `if err == nil { return }`.
 	if check, _ := p.AlreadyExistsCheck(ifs.Cond); check != nil {
 		for _, guard := range leavingIfs(block, ifs) {
-			if x := comparedToNil(guard.Cond, token.EQL); x != nil && sameVar(p, x, check.Args[0]) {
+			if x := flow.ComparedToNil(guard.Cond, token.EQL); x != nil && sameVar(p, x, check.Args[0]) {
 				return block.List[i+1:]
 			}
 		}
@@ -123,7 +124,7 @@ func (p pass) alreadyExistsPath(ifs *ast.IfStmt, stack []ast.Node) []ast.Stmt {
 	// Or it is the body of `if err != nil`.
 	for j := len(stack) - 1; j >= 0; j-- {
 		if outer, ok := stack[j].(*ast.IfStmt); ok && outer != ifs && outer.Body == block {
-			if comparedToNil(outer.Cond, token.NEQ) != nil {
+			if flow.ComparedToNil(outer.Cond, token.NEQ) != nil {
 				return block.List[i+1:]
 			}
 			return nil
@@ -175,7 +176,7 @@ func (p pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.No
 	inErrBody := false
 	if n := len(outer); n > 0 {
 		if ifs, ok := outer[n-1].(*ast.IfStmt); ok && ifs.Body == block {
-			inErrBody = comparedToNil(ifs.Cond, token.NEQ) != nil
+			inErrBody = flow.ComparedToNil(ifs.Cond, token.NEQ) != nil
 		}
 	}
 	for _, ifs := range leavingIfs(block, node) {
@@ -189,7 +190,7 @@ func (p pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.No
 				return true
 			}
 			// if err == nil { continue }: past it, the read failed.
-			if x := comparedToNil(c, token.EQL); x != nil && p.readError(ifs, x, block) {
+			if x := flow.ComparedToNil(c, token.EQL); x != nil && p.readError(ifs, x, block) {
 				return true
 			}
 		}
@@ -365,28 +366,16 @@ func (p pass) listedLookup(ifs *ast.IfStmt, outer []ast.Node, absent bool) bool 
 		return false
 	}
 	listed := p.ListedVars(body, ifs.Pos())
-	filled := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return flow.Find(body, func(n ast.Node) bool {
 		r, ok := n.(*ast.RangeStmt)
-		if !ok || filled || r.Pos() >= ifs.Pos() {
-			return !filled
-		}
-		if !listed[p.ItemsOf(r.X)] {
-			return true
-		}
-		ast.Inspect(r.Body, func(n ast.Node) bool {
-			if a, ok := n.(*ast.AssignStmt); ok {
-				for _, l := range a.Lhs {
-					if lix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && p.ObjectVar(lix.X) == m {
-						filled = true
-					}
-				}
-			}
-			return !filled
+		return ok && r.Pos() < ifs.Pos() && listed[p.ItemsOf(r.X)] && flow.Find(r.Body, func(n ast.Node) bool {
+			a, ok := n.(*ast.AssignStmt)
+			return ok && slices.ContainsFunc(a.Lhs, func(l ast.Expr) bool {
+				lix, ok := ast.Unparen(l).(*ast.IndexExpr)
+				return ok && p.ObjectVar(lix.X) == m
+			})
 		})
-		return !filled
 	})
-	return filled
 }
 
 // calledOnlyWhenAbsent reports a node in a function of this package whose
@@ -496,36 +485,6 @@ func (p pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.C
 	return last
 }
 
-// setsGenerateName: objects created with generateName never exist already.
-func setsGenerateName(body *ast.BlockStmt) bool {
-	found := false
-	if body == nil {
-		return false
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.KeyValueExpr:
-			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "GenerateName" {
-				found = true
-			}
-		case *ast.SelectorExpr:
-			if n.Sel.Name == "GenerateName" || n.Sel.Name == "SetGenerateName" {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// comparedToNil is x of a condition `x <op> nil` (op == or !=), or nil.
-func comparedToNil(cond ast.Expr, op token.Token) ast.Expr {
-	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == op && flow.IsNil(b.Y) {
-		return b.X
-	}
-	return nil
-}
-
 // sameVar reports two expressions naming the same variable.
 func sameVar(p pass, a, b ast.Expr) bool {
 	va, vb := p.ObjectVar(a), p.ObjectVar(b)
@@ -556,7 +515,7 @@ func (p pass) notFoundPredicate(call *ast.CallExpr) bool {
 // Create, generateName, or a Create only after a NotFound).
 func (p pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.BlockStmt) (create *ast.CallExpr, writes []*ast.CallExpr) {
 	isExists, negated := p.AlreadyExistsCheck(ifs.Cond)
-	if isExists == nil || setsGenerateName(body) || p.afterNotFound(stack) {
+	if isExists == nil || flow.SetsField(body, "GenerateName") || p.afterNotFound(stack) {
 		return nil, nil
 	}
 	if create = p.createFor(ifs, isExists.Args[0], body); create == nil {
@@ -584,12 +543,5 @@ func (p pass) createUpdateSite(ifs *ast.IfStmt, stack []ast.Node, body *ast.Bloc
 
 // inClosure reports whether n lies in a function literal of body.
 func inClosure(body *ast.BlockStmt, n ast.Node) bool {
-	found := false
-	ast.Inspect(body, func(m ast.Node) bool {
-		if lit, ok := m.(*ast.FuncLit); ok && check.ContainsNode(lit, n) {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return flow.Find(body, func(m ast.Node) bool { lit, ok := m.(*ast.FuncLit); return ok && check.ContainsNode(lit, n) })
 }

@@ -44,12 +44,7 @@ type vetCheck struct {
 
 // source is a file as the fixes find it: changed by an earlier round, or
 // on disk.
-func (ch *vetCheck) source(name string) ([]byte, error) {
-	if b, ok := ch.base[name]; ok {
-		return b, nil
-	}
-	return os.ReadFile(name)
-}
+func (ch *vetCheck) source(name string) ([]byte, error) { return sourceOf(ch.base, name) }
 
 // withBase is files over the earlier rounds' changes.
 func (ch *vetCheck) withBase(files map[string][]byte) map[string][]byte {
@@ -295,7 +290,7 @@ func (ch *vetCheck) injects(failing []string) bool {
 		names[strings.SplitN(t, "/", 2)[0]] = true
 	}
 	injecting := map[string]bool{}
-	for _, name := range ch.testFiles() {
+	for _, name := range testFiles(ch.pkg) {
 		src, err := ch.source(name)
 		if err != nil {
 			continue
@@ -318,13 +313,22 @@ func (ch *vetCheck) injects(failing []string) bool {
 	return len(names) > 0 && len(injecting) == len(names)
 }
 
-// testFiles are the package's _test.go files, from its folder.
-func (ch *vetCheck) testFiles() []string {
-	if len(ch.pkg.GoFiles) == 0 {
+// testFiles are the package's _test.go files, from its folder, in name
+// order.
+func testFiles(pkg *packages.Package) []string {
+	if len(pkg.GoFiles) == 0 {
 		return nil
 	}
-	names, _ := filepath.Glob(filepath.Join(filepath.Dir(ch.pkg.GoFiles[0]), "*_test.go"))
+	names, _ := filepath.Glob(filepath.Join(filepath.Dir(pkg.GoFiles[0]), "*_test.go"))
 	return names
+}
+
+// sourceOf is a file as changed holds it, else as on disk.
+func sourceOf(changed map[string][]byte, name string) ([]byte, error) {
+	if b, ok := changed[name]; ok {
+		return b, nil
+	}
+	return os.ReadFile(name)
 }
 
 type problem struct {

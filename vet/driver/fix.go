@@ -240,12 +240,9 @@ func toCandidate(f *finding, changed map[string][]byte) (*candidate, error) {
 		if tf.Name() == "" || !strings.HasSuffix(tf.Name(), ".go") {
 			return nil, fmt.Errorf("edit outside a Go file")
 		}
-		src, ok := changed[tf.Name()]
-		if !ok {
-			var err error
-			if src, err = os.ReadFile(tf.Name()); err != nil {
-				return nil, err
-			}
+		src, err := sourceOf(changed, tf.Name())
+		if err != nil {
+			return nil, err
 		}
 		start, stop := tf.Offset(e.Pos), tf.Offset(end)
 		if stop > len(src) || start > stop {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ssagen/ssagen/internal/contract"
 	"github.com/ssagen/ssagen/vet"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // The stubs follow the seam. When -fix gives a function field the tests
@@ -135,7 +136,7 @@ func followStub(name string, src []byte, off func(token.Pos) int, fl *ast.FuncLi
 		return t
 	}
 	objName := names[1]
-	usesObj := objName != "" && objName != "_" && uses(fl.Body, objName)
+	usesObj := objName != "" && objName != "_" && flow.Mentions(fl.Body, objName)
 	var ps []string
 	for i, r := range s.Params {
 		t := typ(r)
@@ -192,7 +193,7 @@ func stubReturns(name string, src []byte, off func(token.Pos) int, fl *ast.FuncL
 		r := ast.Unparen(ret.Results[0])
 		text := `nil, "", ` + string(src[off(r.Pos()):off(r.End())])
 		switch {
-		case isNil(r):
+		case flow.IsNil(r):
 			text = "nil, " + rt + ".Created, nil"
 		case isAlreadyExists(r) && updateErr != "":
 			// The object existed and the Update the code made then
@@ -238,7 +239,7 @@ func injectedUpdate(lit *ast.CompositeLit, kv *ast.KeyValueExpr, src []byte, off
 				if !ok || len(fl.Body.List) != 1 {
 					continue
 				}
-				if ret, ok := fl.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 && !isNil(ast.Unparen(ret.Results[0])) {
+				if ret, ok := fl.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 && !flow.IsNil(ast.Unparen(ret.Results[0])) {
 					found = string(src[off(ret.Results[0].Pos()):off(ret.Results[0].End())])
 				}
 			}
@@ -246,11 +247,6 @@ func injectedUpdate(lit *ast.CompositeLit, kv *ast.KeyValueExpr, src []byte, off
 		})
 	}
 	return found
-}
-
-func isNil(e ast.Expr) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && id.Name == "nil"
 }
 
 // isAlreadyExists: apierrors.NewAlreadyExists(...), under any name.
@@ -261,18 +257,6 @@ func isAlreadyExists(e ast.Expr) bool {
 	}
 	sel, ok := c.Fun.(*ast.SelectorExpr)
 	return ok && sel.Sel.Name == "NewAlreadyExists"
-}
-
-// uses reports whether body refers to name.
-func uses(body *ast.BlockStmt, name string) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == name {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // preferredName is the name a package is imported by when the test file

@@ -4,11 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // The tests follow the write. A package's tests often inject errors into
@@ -71,19 +69,11 @@ func testEdits(f *finding, changed map[string][]byte) []edit {
 // folder of f's package, as changed holds it (else as on disk), in name
 // order.
 func eachTestFile(f *finding, changed map[string][]byte, each func(name string, src []byte) []edit) []edit {
-	if len(f.pkg.GoFiles) == 0 {
-		return nil
-	}
-	names, _ := filepath.Glob(filepath.Join(filepath.Dir(f.pkg.GoFiles[0]), "*_test.go"))
-	sort.Strings(names)
 	var out []edit
-	for _, name := range names {
-		src, ok := changed[name]
-		if !ok {
-			var err error
-			if src, err = os.ReadFile(name); err != nil {
-				continue
-			}
+	for _, name := range testFiles(f.pkg) {
+		src, err := sourceOf(changed, name)
+		if err != nil {
+			continue
 		}
 		out = append(out, each(name, src)...)
 	}
@@ -114,19 +104,11 @@ func moveInjections(name string, src []byte, fn string, status bool) []edit {
 	if err != nil {
 		return nil
 	}
-	pkgName := ""
-	for _, imp := range file.Imports {
-		if path, _ := strconv.Unquote(imp.Path.Value); path == interceptorPath {
-			pkgName = "interceptor"
-			if imp.Name != nil {
-				pkgName = imp.Name.Name
-			}
-		}
-	}
-	if pkgName == "" || pkgName == "_" || pkgName == "." {
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	pkgName, ok := newImports(file, off).byPath[interceptorPath]
+	if !ok {
 		return nil
 	}
-	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	move := moves[status]
 	var out []edit
 	for _, d := range file.Decls {
@@ -262,7 +244,7 @@ func passesThrough(fl *ast.FuncLit) bool {
 		return false // unnamed: the body cannot reach the client
 	}
 	for _, n := range []string{names[1], names[len(names)-1]} { // the client, the options
-		if n != "_" && uses(fl.Body, n) {
+		if n != "_" && flow.Mentions(fl.Body, n) {
 			return true
 		}
 	}
@@ -271,19 +253,7 @@ func passesThrough(fl *ast.FuncLit) bool {
 
 // calls reports whether body calls a function or method named fn.
 func calls(body *ast.BlockStmt, fn string) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			switch f := ast.Unparen(c.Fun).(type) {
-			case *ast.Ident:
-				found = found || f.Name == fn
-			case *ast.SelectorExpr:
-				found = found || f.Sel.Name == fn
-			}
-		}
-		return !found
-	})
-	return found
+	return flow.Find(body, func(n ast.Node) bool { c, ok := n.(*ast.CallExpr); return ok && flow.CalledName(c) == fn })
 }
 
 // isSelector reports whether e is pkg.name.

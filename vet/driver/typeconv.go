@@ -128,10 +128,7 @@ func treeRoots(c *candidate, changed map[string][]byte) []string {
 			}
 		}
 		// A helper package the file already imports, named in the text.
-		src, ok := changed[name]
-		if !ok {
-			src, _ = os.ReadFile(name)
-		}
+		src, _ := sourceOf(changed, name)
 		file, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly)
 		if err != nil {
 			continue

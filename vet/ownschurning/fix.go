@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -66,19 +65,19 @@ func (p pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.
 	v := strings.ToLower(kind.Obj().Name()[:1]) + kind.Obj().Name()[1:]
 	fields := make([]string, len(paths))
 	for i, read := range paths {
-		fields[i] = v + "." + read.path
-		if read.elem != nil && (!rt.Complete() || rt.Scope().Lookup("Each") != nil) {
+		fields[i] = v + "." + read.Path
+		if read.Elem != nil && (!rt.Complete() || rt.Scope().Lookup("Each") != nil) {
 			// The items' fields: ensure.Each(pod.Status.Conditions, func(c corev1.PodCondition) any { ... }).
-			item := itemName(read.elem.Obj().Name())
+			item := itemName(read.Elem.Obj().Name())
 			if item == v {
 				item += "2"
 			}
-			of := make([]string, len(read.fields))
-			for j, field := range read.fields {
+			of := make([]string, len(read.Fields))
+			for j, field := range read.Fields {
 				of[j] = item + "." + field
 			}
 			fields[i] = fmt.Sprintf("%s.Each(%s, func(%s %s.%s) any { return []any{%s} })", f.Qualify(rt, ""), fields[i],
-				item, f.Qualify(read.elem.Obj().Pkg(), ""), read.elem.Obj().Name(), strings.Join(of, ", "))
+				item, f.Qualify(read.Elem.Obj().Pkg(), ""), read.Elem.Obj().Name(), strings.Join(of, ", "))
 		}
 	}
 	line := call.Pos()
@@ -86,15 +85,17 @@ func (p pass) ownsChurningFix(call *ast.CallExpr, owns *types.Func, stack []ast.
 		line = sel.Sel.Pos() // the line of .Owns( in a chain
 	}
 	indent := lineIndent(p, stack, line)
+	list := strings.Join(fields, ", ")
+	if len(list) > 80 {
+		// One field a line, as a person lists many.
+		list = "\n" + indent + "\t\t" + strings.Join(fields, ",\n"+indent+"\t\t") + ",\n" + indent + "\t"
+	}
 	pred := fmt.Sprintf("%s.%s(func(%s *%s.%s) any {\n%s\treturn []any{%s}\n%s})",
 		f.Qualify(rt, ""), fieldsChanged, v, f.Qualify(kind.Obj().Pkg(), ""), kind.Obj().Name(),
-		indent, strings.Join(fields, ", "), indent)
+		indent, list, indent)
 
-	edits := append([]analysis.TextEdit{p.predicateEdit(f, call, owns, pred)}, f.ImportEdits(nil, pred)...)
-	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), fieldsChanged),
-		TextEdits: edits,
-	}}, ""
+	return f.Fix(fmt.Sprintf("Pass only the %s updates that change what the reconciler reads (ensure.%s)", kind.Obj().Name(), fieldsChanged),
+		[]analysis.TextEdit{p.predicateEdit(f, call, owns, pred)}, nil, pred)
 }
 
 // predicateEdit adds pred to the Owns() call's WithPredicates, or gives
@@ -157,11 +158,4 @@ func itemName(typeName string) string {
 		}
 	}
 	return strings.ToLower(typeName[last : last+1])
-}
-
-// at is pos as a reason names it: the file's base name, line and column
-// (the finding's own position names the package).
-func (p pass) at(pos token.Pos) string {
-	at := p.Fset.Position(pos)
-	return fmt.Sprintf("%s:%d:%d", filepath.Base(at.Filename), at.Line, at.Column)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssagen/ssagen/internal/contract"
 	"github.com/ssagen/ssagen/vet/internal/check"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // run reports each Owns() of a kind whose status churns without a
@@ -21,21 +22,14 @@ func run(cp *check.Pass) {
 // eventFilterDrops reports a builder.WithEventFilter in body whose
 // predicate drops status churn: it filters the owned kinds' events too.
 func (p pass) eventFilterDrops(body *ast.BlockStmt) bool {
-	if body == nil {
-		return false
-	}
-	drops := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return body != nil && flow.Find(body, func(n ast.Node) bool {
 		c, ok := n.(*ast.CallExpr)
-		if !ok || drops {
-			return !drops
+		if !ok || len(c.Args) != 1 {
+			return false
 		}
-		if fn := p.Callee(c); fn != nil && fn.Name() == "WithEventFilter" && fn.Pkg() != nil && check.IsBuilderPkg(fn.Pkg().Path()) && len(c.Args) == 1 {
-			drops = p.predicateVerdict(c.Args[0]) == dropsChurn
-		}
-		return !drops
+		fn := p.Callee(c)
+		return fn != nil && fn.Name() == "WithEventFilter" && fn.Pkg() != nil && check.IsBuilderPkg(fn.Pkg().Path()) && p.predicateVerdict(c.Args[0]) == dropsChurn
 	})
-	return drops
 }
 
 // ownsChurning reports call when it is an Owns() of a churning kind whose

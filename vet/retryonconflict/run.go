@@ -128,14 +128,7 @@ const whyRetryMerge = "the retry re-reads the object so that what another writer
 // returns (a comparison that skips the write).
 func (p pass) replacesStatus(body *ast.BlockStmt, v *types.Var) bool {
 	readsV := func(n ast.Node) bool {
-		found := false
-		ast.Inspect(n, func(m ast.Node) bool {
-			if id, ok := m.(*ast.Ident); ok && p.TypesInfo.Uses[id] == v {
-				found = true
-			}
-			return !found
-		})
-		return found
+		return flow.Find(n, func(m ast.Node) bool { id, ok := m.(*ast.Ident); return ok && p.TypesInfo.Uses[id] == v })
 	}
 	taken := map[types.Object]bool{} // locals defined from v before the assignment
 	replaced := false
@@ -159,14 +152,7 @@ func (p pass) replacesStatus(body *ast.BlockStmt, v *types.Var) bool {
 			}
 			continue
 		}
-		readsTaken := false
-		ast.Inspect(s, func(m ast.Node) bool {
-			if id, ok := m.(*ast.Ident); ok && taken[p.TypesInfo.Uses[id]] {
-				readsTaken = true
-			}
-			return !readsTaken
-		})
-		if !readsTaken {
+		if !flow.Find(s, func(m ast.Node) bool { id, ok := m.(*ast.Ident); return ok && taken[p.TypesInfo.Uses[id]] }) {
 			continue
 		}
 		ifs, ok := s.(*ast.IfStmt)
@@ -249,14 +235,10 @@ func (p pass) retriesConflicts(pred ast.Expr) bool {
 	if body == nil {
 		return false
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && p.IsPkgFunc(c, check.APIErrorsPkg, "IsConflict") {
-			found = true
-		}
-		return !found
+	return flow.Find(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		return ok && p.IsPkgFunc(c, check.APIErrorsPkg, "IsConflict")
 	})
-	return found
 }
 
 // retried reports whether the retried function fn reads with a client's

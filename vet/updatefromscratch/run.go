@@ -44,7 +44,7 @@ func run(cp *check.Pass) {
 			}
 			return
 		}
-		if f := p.FieldOf(call.Args[1]); v == nil && f != nil && p.BuiltField(f) && !flow.SetsResourceVersion(body) {
+		if f := p.FieldOf(call.Args[1]); v == nil && f != nil && p.BuiltField(f) && !flow.SetsField(body, "ResourceVersion") {
 			// Built elsewhere (a constructor, where the reconciler is
 			// made) and kept in a field: no fix rewrites both places.
 			t := check.Ensures(p.KindOf(call.Args[1]), false)
@@ -54,7 +54,7 @@ func run(cp *check.Pass) {
 			p.ReportFinding(check.WithWhy(d, "the object is built where the field "+f.Name()+" is set, apart from this write: build its apply configuration there and ensure it here by hand"))
 			return
 		}
-		if v == nil || body == nil || !check.BuiltFromLiteral(p.Pass, body, v) || flow.SetsResourceVersion(body) {
+		if v == nil || body == nil || !check.BuiltFromLiteral(p.Pass, body, v) || flow.SetsField(body, "ResourceVersion") {
 			return
 		}
 		if createUpdates.Covers(call) {
@@ -132,11 +132,7 @@ func (p pass) listedItems(body *ast.BlockStmt, e ast.Expr, pos token.Pos) (kind 
 		}
 		return "", false
 	}
-	t := v.Type()
-	if ptr, ok := t.(*types.Pointer); ok {
-		t = ptr.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
+	st, ok := check.Deref(v.Type()).Underlying().(*types.Struct)
 	if !ok {
 		return "", false
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // The rewrite of `if err := c.Create(ctx, obj); err != nil { ... }` keeps
@@ -148,7 +149,7 @@ func (p *Pass) branchEdits(f *Fixer, in *literalIntent, create *ast.CallExpr, ou
 			r.edits = append(r.edits, analysis.TextEdit{Pos: outer.Body.Rbrace, End: outer.Else.Pos(), NewText: []byte(r.text)})
 		}
 	}
-	if r.res != "_" && p.declaredIn(outer, r.res) {
+	if r.res != "_" && flow.Mentions(outer, r.res) {
 		return nil, "the name res is taken in this function: rewrite by hand (docs/vet.md)"
 	}
 	return r, ""
@@ -176,20 +177,7 @@ func updateErrorPath(st ast.Stmt, errName string) *ast.BlockStmt {
 		return nil
 	}
 	as, ok := s.Init.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 {
-		return nil
-	}
-	if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != errName {
-		return nil
-	}
-	cond, ok := s.Cond.(*ast.BinaryExpr)
-	if !ok || cond.Op != token.NEQ {
-		return nil
-	}
-	if id, ok := cond.X.(*ast.Ident); !ok || id.Name != errName {
-		return nil
-	}
-	if id, ok := cond.Y.(*ast.Ident); !ok || id.Name != "nil" {
+	if !ok || len(as.Lhs) != 1 || !isName(as.Lhs[0], errName) || !isName(flow.ComparedToNil(s.Cond, token.NEQ), errName) {
 		return nil
 	}
 	return s.Body
@@ -252,18 +240,6 @@ func readSource(p *Pass, name string) ([]byte, error) {
 		return p.ReadFile(name)
 	}
 	return os.ReadFile(name)
-}
-
-// declaredIn reports whether name is declared or used in n.
-func (p *Pass) declaredIn(n ast.Node, name string) bool {
-	found := false
-	ast.Inspect(n, func(m ast.Node) bool {
-		if id, ok := m.(*ast.Ident); ok && id.Name == name {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // terminates: the block's last statement leaves it (return, continue,

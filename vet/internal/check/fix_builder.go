@@ -245,24 +245,14 @@ func (f *Fixer) valueArg(param, vt types.Type, value ast.Expr) (string, bool) {
 }
 
 // converted is the call of the generated converter of ac's kind on the
-// typed expression e (a *Kind): From<Kind>, found in the helper's package
-// (built-in and third-party kinds of --ensure-kinds) or in ac's (the
-// user's kinds). ok is false when neither has it and ac is published
-// elsewhere (client-go's, which has none). The fix is type-checked before
-// it is offered, so a converter assumed by convention that is not there
-// declines it then.
-func (f *Fixer) converted(ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
-	return f.convertedAs("From", ac, helper, e)
-}
-
-// convertedAs is converted with the converter's prefix: From, or
-// StatusFrom for a status.
-func (f *Fixer) convertedAs(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
-	return f.convertedText(prefix, ac, helper, f.node(e))
-}
-
-// convertedText is convertedAs of the object written as arg.
-func (f *Fixer) convertedText(prefix string, ac *types.Named, helper *types.Func, arg string) (string, bool) {
+// typed expression e (a *Kind): <prefix><Kind> (From, or StatusFrom for
+// a status), found in the helper's package (built-in and third-party
+// kinds of --ensure-kinds) or in ac's (the user's kinds). ok is false
+// when neither has it and ac is published elsewhere (client-go's, which
+// has none). The fix is type-checked before it is offered, so a
+// converter assumed by convention that is not there declines it then.
+func (f *Fixer) converted(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
+	arg := f.node(e)
 	name := prefix + strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
 	converts := func(pkg *types.Package) bool {
 		fn, ok := pkg.Scope().Lookup(name).(*types.Func)

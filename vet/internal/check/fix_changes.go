@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // UpdateCachedFix turns an Update of an object read from the cache into
@@ -61,7 +62,7 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 	if p.reassigned(body, v, at, call.Pos()) {
 		return nil, "the variable is pointed at another object between the read and the Update: rewrite it by hand with " + contract.ApplyChanges(kind)
 	}
-	f := &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	f := p.NewFixer(file)
 	sig := changes.Type().(*types.Signature)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
@@ -80,12 +81,8 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 		{Pos: at, End: at, NewText: []byte(copyText)},
 		{Pos: call.Pos(), End: call.End(), NewText: []byte(text)},
 	}
-	edits = append(edits, f.ImportEdits([]ast.Node{call}, text)...)
-	return []analysis.SuggestedFix{{
-		Message: fmt.Sprintf("Use %s.%s: apply what the code changed under a field manager of its own, no resourceVersion, no request when nothing changed",
-			changes.Pkg().Name(), changes.Name()),
-		TextEdits: edits,
-	}}, ""
+	return f.Fix(fmt.Sprintf("Use %s.%s: apply what the code changed under a field manager of its own, no resourceVersion, no request when nothing changed",
+		changes.Pkg().Name(), changes.Name()), edits, []ast.Node{call}, text)
 }
 
 // lastRead is the last Get into v before pos in body.
@@ -140,20 +137,18 @@ func (p *Pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, 
 // reassigned reports an assignment to v itself (not to its fields, and
 // not of nil) between from and to.
 func (p *Pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return flow.Find(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Pos() < from || as.Pos() > to {
-			return !found
+			return false
 		}
 		for i, l := range as.Lhs {
 			if id, ok := l.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == v && !(len(as.Rhs) == len(as.Lhs) && p.isNil(as.Rhs[i])) {
-				found = true
+				return true
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // isNil reports the predeclared nil: a variable set to it points at no

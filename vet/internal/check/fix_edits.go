@@ -97,11 +97,7 @@ func (f *Fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
 	if types.AssignableTo(t, param) {
 		return f.node(x), true
 	}
-	st := t
-	if ptr, ok := st.(*types.Pointer); ok {
-		st = ptr.Elem()
-	}
-	if s, ok := st.Underlying().(*types.Struct); ok {
+	if s, ok := Deref(t).Underlying().(*types.Struct); ok {
 		for i := 0; i < s.NumFields(); i++ {
 			if fl := s.Field(i); fl.Embedded() && types.AssignableTo(fl.Type(), param) {
 				return f.node(x) + "." + fl.Name(), true
@@ -109,6 +105,12 @@ func (f *Fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Fix is the suggested fix of edits, which remove the nodes removed and
+// write newText, with the import edits they need.
+func (f *Fixer) Fix(message string, edits []analysis.TextEdit, removed []ast.Node, newText string) ([]analysis.SuggestedFix, string) {
+	return []analysis.SuggestedFix{{Message: message, TextEdits: append(edits, f.ImportEdits(removed, newText)...)}}, ""
 }
 
 // ImportEdits adds the imports the new text needs and deletes those only

@@ -292,12 +292,9 @@ func (s *seam) info() *SeamInfo {
 			t = sl.Elem()
 		}
 		switch t := t.(type) {
-		case *types.Alias: // client.Object, as the package spells it
-			r.Name = t.Obj().Name()
-			if pkg := t.Obj().Pkg(); pkg != nil {
-				r.Path, r.Pkg = pkg.Path(), pkg.Name()
-			}
-		case *types.Named:
+		case *types.TypeParam:
+			r.Name = t.String()
+		case interface{ Obj() *types.TypeName }: // a named type, or an alias (client.Object, as the package spells it)
 			r.Name = t.Obj().Name()
 			if pkg := t.Obj().Pkg(); pkg != nil {
 				r.Path, r.Pkg = pkg.Path(), pkg.Name()

@@ -394,7 +394,7 @@ func (in *literalIntent) render(p *Pass, f *Fixer, ac *types.Named) (b string, e
 		case in.keep:
 			// The typed variable stays; the helper is handed its
 			// conversion, and only the owner's statement goes.
-			if b, ok = f.converted(ac, in.helper, in.desiredExpr()); !ok {
+			if b, ok = f.converted("From", ac, in.helper, in.desiredExpr()); !ok {
 				return "", nil, nil, false
 			}
 			if in.owner != nil {
@@ -402,14 +402,14 @@ func (in *literalIntent) render(p *Pass, f *Fixer, ac *types.Named) (b string, e
 			}
 			return b, edits, removed, true
 		case in.convert != nil:
-			if b, ok = f.converted(ac, in.helper, in.convert); !ok {
+			if b, ok = f.converted("From", ac, in.helper, in.convert); !ok {
 				return "", nil, nil, false
 			}
 		default:
 			if b, ok = f.builder(in.lit, ac, true); !ok {
 				// A field without an exact builder (a typed variable, owner
 				// references): the converter carries the literal's JSON.
-				if b, ok = f.converted(ac, in.helper, in.addr); !ok {
+				if b, ok = f.converted("From", ac, in.helper, in.addr); !ok {
 					return "", nil, nil, false
 				}
 			}
@@ -506,7 +506,7 @@ func (p *Pass) createWrite(create *ast.CallExpr, file *ast.File, block *ast.Bloc
 	if in.usedAfter {
 		return nil, whyUsed
 	}
-	w := &createFix{in: in, f: &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}}
+	w := &createFix{in: in, f: p.NewFixer(file)}
 	sig := in.helper.Type().(*types.Signature)
 	var ok bool
 	if w.builder, w.edits, w.removed, ok = in.render(p, w.f, acNamed(sig.Params().At(contract.ParamDesired).Type())); !ok {
@@ -605,11 +605,7 @@ func (p *Pass) CreateUpdateFix(create *ast.CallExpr, ifs *ast.IfStmt, stack []as
 			deleteLine(p.Fset, ifs))
 		removed = append(removed, as, ifs)
 	}
-	edits = append(edits, f.ImportEdits(removed, b+call)...)
-	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Use %s.%s: one server-side apply, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()),
-		TextEdits: edits,
-	}}, ""
+	return f.Fix(fmt.Sprintf("Use %s.%s: one server-side apply, no request when unchanged", in.helper.Pkg().Name(), in.helper.Name()), edits, removed, b+call)
 }
 
 // writeStatement finds the file and the statement holding call: the if
@@ -700,41 +696,24 @@ func (p *Pass) CreateIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 	// The condition: err != nil (after IgnoreAlreadyExists), or
 	// err != nil && !IsAlreadyExists(err).
 	errObj := p.TypesInfo.ObjectOf(errID)
-	isErrNotNil := func(e ast.Expr) bool {
-		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-		if !ok || b.Op != token.NEQ {
-			return false
-		}
-		id, ok := ast.Unparen(b.X).(*ast.Ident)
-		nl, ok2 := ast.Unparen(b.Y).(*ast.Ident)
-		return ok && ok2 && p.TypesInfo.ObjectOf(id) == errObj && nl.Name == "nil"
+	isErr := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && p.TypesInfo.ObjectOf(id) == errObj
 	}
+	// errCall: pkg.name(err).
+	errCall := func(e ast.Expr, pkg, name string) bool {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		return ok && p.IsPkgFunc(c, pkg, name) && len(c.Args) == 1 && isErr(c.Args[0])
+	}
+	isErrNotNil := func(e ast.Expr) bool { return isErr(flow.ComparedToNil(e, token.NEQ)) }
 	notExists := func(e ast.Expr) bool {
 		u, ok := ast.Unparen(e).(*ast.UnaryExpr)
-		if !ok || u.Op != token.NOT {
-			return false
-		}
-		c, ok := ast.Unparen(u.X).(*ast.CallExpr)
-		if !ok || !p.IsPkgFunc(c, APIErrorsPkg, "IsAlreadyExists") || len(c.Args) != 1 {
-			return false
-		}
-		id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
-		return ok && p.TypesInfo.ObjectOf(id) == errObj
+		return ok && u.Op == token.NOT && errCall(u.X, APIErrorsPkg, "IsAlreadyExists")
 	}
 	// IgnoreAlreadyExists(err) != nil in the condition, the Create's
 	// error assigned as it is: the same check written the other way.
 	ignoredInCond := func(e ast.Expr) bool {
-		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-		if !ok || b.Op != token.NEQ {
-			return false
-		}
-		c, ok := ast.Unparen(b.X).(*ast.CallExpr)
-		nl, ok2 := ast.Unparen(b.Y).(*ast.Ident)
-		if !ok || !ok2 || nl.Name != "nil" || !p.IsPkgFunc(c, ClientPkg, "IgnoreAlreadyExists") || len(c.Args) != 1 {
-			return false
-		}
-		id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
-		return ok && p.TypesInfo.ObjectOf(id) == errObj
+		return errCall(flow.ComparedToNil(e, token.NEQ), ClientPkg, "IgnoreAlreadyExists")
 	}
 	cond := ast.Unparen(ifs.Cond)
 	if !ignored && ifs == stmt && isErrNotNil(cond) {
@@ -763,11 +742,7 @@ func (p *Pass) CreateIgnoreFix(create *ast.CallExpr, stack []ast.Node) ([]analys
 		analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, _, " + errID.Name + " " + as.Tok.String() + " " + call)},
 		analysis.TextEdit{Pos: ifs.Cond.Pos(), End: ifs.Cond.End(), NewText: []byte(errID.Name + " != nil")})
 	removed = append(removed, as, ifs.Cond)
-	edits = append(edits, f.ImportEdits(removed, b+call)...)
-	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Use %s.%s with ensure.CreateOnly(): created when missing, never overwritten, no request once the cache has it", in.helper.Pkg().Name(), in.helper.Name()),
-		TextEdits: edits,
-	}}, ""
+	return f.Fix(createOnlyMessage(in), edits, removed, b+call)
 }
 
 // ignoreBranchFix is CreateIgnoreFix for the AlreadyExists check inside
@@ -847,7 +822,7 @@ func (p *Pass) ignoreBranchFix(create *ast.CallExpr, as *ast.AssignStmt, ifs *as
 	res := "_"
 	if len(existed) > 0 {
 		res = "res"
-		if p.declaredIn(ifs, res) {
+		if flow.Mentions(ifs, res) {
 			return nil, "the name res is taken in this function: rewrite by hand (docs/vet.md)"
 		}
 	}
@@ -892,11 +867,11 @@ func (p *Pass) ignoreBranchFix(create *ast.CallExpr, as *ast.AssignStmt, ifs *as
 	call2 := in.call(f, create.Args[0], w.client, b, contract.CreateOnly)
 	edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.End(), NewText: []byte("_, " + res + ", " + errID.Name + " " + as.Tok.String() + " " + call2)})
 	removed = append(removed, as, check.Cond)
-	edits = append(edits, f.ImportEdits(removed, b+call2+elseIf)...)
-	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Use %s.%s with ensure.CreateOnly(): created when missing, never overwritten, no request once the cache has it", in.helper.Pkg().Name(), in.helper.Name()),
-		TextEdits: edits,
-	}}, ""
+	return f.Fix(createOnlyMessage(in), edits, removed, b+call2+elseIf)
+}
+
+func createOnlyMessage(in *literalIntent) string {
+	return fmt.Sprintf("Use %s.%s with ensure.CreateOnly(): created when missing, never overwritten, no request once the cache has it", in.helper.Pkg().Name(), in.helper.Name())
 }
 
 // ownerOnly: the statement only sets the controller reference and
@@ -918,9 +893,12 @@ func ownerOnly(p *Pass, s ast.Stmt) bool {
 	return false
 }
 
-func isBlank(e ast.Expr) bool {
+func isBlank(e ast.Expr) bool { return isName(e, "_") }
+
+// isName reports the identifier name.
+func isName(e ast.Expr, name string) bool {
 	id, ok := e.(*ast.Ident)
-	return ok && id.Name == "_"
+	return ok && id.Name == name
 }
 
 // notClientCreate says why a create call is not one -fix rewrites: a

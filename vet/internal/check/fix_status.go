@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -13,16 +14,7 @@ import (
 
 // LazyStatusWriters lists the package's status writes once, and only
 // when a finding's fix asks.
-func (p *Pass) LazyStatusWriters() func() []StatusWriter {
-	var writers []StatusWriter
-	listed := false
-	return func() []StatusWriter {
-		if !listed {
-			writers, listed = p.statusWriters(), true
-		}
-		return writers
-	}
-}
+func (p *Pass) LazyStatusWriters() func() []StatusWriter { return sync.OnceValue(p.statusWriters) }
 
 // StatusWriter is a Status().Update or Status().Patch of the package:
 // the object's type and the receiver of the function that writes it (nil
@@ -36,17 +28,11 @@ type StatusWriter struct {
 // statusWriters lists the package's status writes outside tests.
 func (p *Pass) statusWriters() []StatusWriter {
 	var out []StatusWriter
-	p.Ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		call := n.(*ast.CallExpr)
-		if !push || p.InTest(call) || len(call.Args) < 2 {
-			return true
-		}
+	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || (sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" && sel.Sel.Name != "Apply") || !p.IsStatusWriter(sel.X) {
-			return true
+		if ok && len(call.Args) >= 2 && (sel.Sel.Name == "Update" || sel.Sel.Name == "Patch" || sel.Sel.Name == "Apply") && p.IsStatusWriter(sel.X) {
+			out = append(out, StatusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1]), recv: p.ReceiverOf(stack)})
 		}
-		out = append(out, StatusWriter{pos: call.Pos(), obj: p.TypesInfo.TypeOf(call.Args[1]), recv: p.ReceiverOf(stack)})
-		return true
 	})
 	return out
 }
@@ -90,7 +76,7 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	if file == nil {
 		return nil, whyUpdateShape
 	}
-	f := &Fixer{p: p, file: file, imports: map[string]string{}, added: map[string]string{}}
+	f := p.NewFixer(file)
 	sig := status.Type().(*types.Signature)
 	ac := acNamed(sig.Params().At(contract.ParamStatusDesired).Type())
 	if ac == nil {
@@ -102,18 +88,14 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	if !ok {
 		return nil, whyClientType
 	}
-	desired, ok := f.convertedAs("StatusFrom", ac, helperObj, call.Args[1])
+	desired, ok := f.converted("StatusFrom", ac, helperObj, call.Args[1])
 	if !ok {
 		return nil, fmt.Sprintf("the helper's package has no converter StatusFrom%s: regenerate the helpers with this ssagen (ssagen generate)", kind)
 	}
 	rt := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
 	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s))", rt, f.Qualify(status.Pkg(), ""), status.Name(), f.node(call.Args[0]), clientText, desired)
-	edits := []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}}
-	edits = append(edits, f.ImportEdits([]ast.Node{call}, text)...)
-	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Use %s.%s: apply the status the object holds, no resourceVersion, no request when unchanged", status.Pkg().Name(), status.Name()),
-		TextEdits: edits,
-	}}, ""
+	return f.Fix(fmt.Sprintf("Use %s.%s: apply the status the object holds, no resourceVersion, no request when unchanged", status.Pkg().Name(), status.Name()),
+		[]analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}}, []ast.Node{call}, text)
 }
 
 // ReceiverOf is the receiver type (without pointer) of the method holding
@@ -127,11 +109,7 @@ func (p *Pass) ReceiverOf(stack []ast.Node) types.Type {
 		if fd.Recv == nil || len(fd.Recv.List) != 1 {
 			return nil
 		}
-		recv := p.TypesInfo.TypeOf(fd.Recv.List[0].Type)
-		if ptr, ok := recv.(*types.Pointer); ok {
-			return ptr.Elem()
-		}
-		return recv
+		return Deref(p.TypesInfo.TypeOf(fd.Recv.List[0].Type))
 	}
 	return nil
 }

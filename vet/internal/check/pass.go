@@ -14,6 +14,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -28,7 +29,6 @@ const (
 	ClientPkg            = flow.ClientPkg
 	ControllerutilPkg    = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	ControllerRuntimePkg = "sigs.k8s.io/controller-runtime"
-	builderPkg           = "sigs.k8s.io/controller-runtime/pkg/builder"
 	PredicatePkg         = "sigs.k8s.io/controller-runtime/pkg/predicate"
 	APIErrorsPkg         = "k8s.io/apimachinery/pkg/api/errors"
 	RetryPkg             = "k8s.io/client-go/util/retry"
@@ -127,15 +127,7 @@ func (p *Pass) Callee(call *ast.CallExpr) *types.Func { return flow.Callee(p.Typ
 // IsPkgFunc reports a call of pkg.name (a function, not a method).
 func (p *Pass) IsPkgFunc(call *ast.CallExpr, pkg string, names ...string) bool {
 	fn := p.Callee(call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkg {
-		return false
-	}
-	for _, n := range names {
-		if fn.Name() == n {
-			return true
-		}
-	}
-	return false
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkg && slices.Contains(names, fn.Name())
 }
 
 // ClientMethod returns the name of a controller-runtime client write or
@@ -144,14 +136,7 @@ func (p *Pass) ClientMethod(call *ast.CallExpr) string { return flow.ClientMetho
 
 // KindOf names the Kubernetes kind of an object expression (*rbacv1.Role → Role).
 func (p *Pass) KindOf(e ast.Expr) string {
-	t := p.TypesInfo.TypeOf(e)
-	if t == nil {
-		return ""
-	}
-	if ptr, ok := t.(*types.Pointer); ok {
-		t = ptr.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
+	if n, ok := types.Unalias(Deref(p.TypesInfo.TypeOf(e))).(*types.Named); ok {
 		if _, ok := n.Underlying().(*types.Struct); !ok {
 			return "" // a kind is a struct: an interface (a client, client.Object) names none
 		}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
 // FuncBody returns the body of the innermost function in stack.
@@ -40,7 +42,7 @@ func (p *Pass) IsCreateCall(call *ast.CallExpr) bool {
 	if p.ClientMethod(call) == "Create" {
 		return true
 	}
-	name := calledName(call)
+	name := flow.CalledName(call)
 	return strings.Contains(strings.ToLower(name), "create") && !strings.Contains(strings.ToLower(name), "createorupdate") && !strings.Contains(strings.ToLower(name), "createorpatch")
 }
 
@@ -50,20 +52,8 @@ func (p *Pass) IsWriteCall(call *ast.CallExpr) bool {
 	case "Update", "Patch":
 		return true
 	}
-	l := strings.ToLower(calledName(call))
+	l := strings.ToLower(flow.CalledName(call))
 	return strings.HasPrefix(l, "update") || strings.HasPrefix(l, "patch")
-}
-
-// calledName is the name a call is written with: a function's, a method's
-// or a function field's ("" for anything else).
-func calledName(call *ast.CallExpr) string {
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		return f.Name
-	case *ast.SelectorExpr:
-		return f.Sel.Name
-	}
-	return ""
 }
 
 // WithWhy adds to a finding without a suggested fix the reason none is

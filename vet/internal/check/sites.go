@@ -70,18 +70,8 @@ func (p *Pass) Definition(id *ast.Ident) ast.Expr {
 	return def
 }
 
-// IsBuilderPkg: controller-runtime's builder, or multicluster-runtime's,
-// which wraps it with the same Owns.
-func IsBuilderPkg(path string) bool {
-	return path == builderPkg || path == "sigs.k8s.io/multicluster-runtime/pkg/builder"
-}
-
-func Deref(t types.Type) types.Type {
-	if ptr, ok := t.(*types.Pointer); ok {
-		return ptr.Elem()
-	}
-	return t
-}
+// IsBuilderPkg and Deref are flow's.
+var IsBuilderPkg, Deref = flow.IsBuilderPkg, flow.Deref
 
 // IsStatusWriter reports X.Status() (or X.SubResource("status")).
 func (p *Pass) IsStatusWriter(e ast.Expr) bool { return flow.IsStatusWriter(e) }
@@ -189,33 +179,33 @@ func (p *Pass) ListedVars(body *ast.BlockStmt, before token.Pos) map[*types.Var]
 
 // BuiltFromLiteral reports v := &T{...} (or T{...}) in body.
 func BuiltFromLiteral(p *Pass, body *ast.BlockStmt, v *types.Var) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return flow.Find(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
-		if ok {
-			for i, l := range as.Lhs {
-				id, ok := l.(*ast.Ident)
-				if !ok || p.TypesInfo.ObjectOf(id) != v {
-					continue
-				}
-				rhs, result := as.Rhs[0], i // x, err := newX(...)
-				if len(as.Rhs) == len(as.Lhs) {
-					rhs, result = as.Rhs[i], 0
-				}
-				if flow.IsLiteral(rhs) {
-					found = true
-				} else if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
-					// A constructor of the module that returns what it
-					// built (flow's summary).
-					if s := p.Flow.Of(p.Callee(call)); s != nil && slices.Contains(s.ReturnsBuilt, result) {
-						found = true
-					}
+		if !ok {
+			return false
+		}
+		for i, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || p.TypesInfo.ObjectOf(id) != v {
+				continue
+			}
+			rhs, result := as.Rhs[0], i // x, err := newX(...)
+			if len(as.Rhs) == len(as.Lhs) {
+				rhs, result = as.Rhs[i], 0
+			}
+			if flow.IsLiteral(rhs) {
+				return true
+			}
+			if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
+				// A constructor of the module that returns what it built
+				// (flow's summary).
+				if s := p.Flow.Of(p.Callee(call)); s != nil && slices.Contains(s.ReturnsBuilt, result) {
+					return true
 				}
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // heldItems is the variable e names when it holds items itself (a slice

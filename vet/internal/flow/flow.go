@@ -73,6 +73,9 @@ type Summary struct {
 	// a fresh object is not its effect on the live one ("" when it is:
 	// Fresh.Why).
 	Fresh []FreshParam
+	// Reads are its parameters that hand it an object, in order, each
+	// with the fields it reads of the object (reads.go).
+	Reads []ParamReads
 }
 
 // FreshParam is a parameter of a Summary's Fresh.
@@ -121,7 +124,7 @@ func (s *Summary) String() string {
 }
 
 func (s *Summary) zero() bool {
-	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0 && len(s.ReturnsListed) == 0 && len(s.Fresh) == 0
+	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0 && len(s.ReturnsListed) == 0 && len(s.Fresh) == 0 && len(s.Reads) == 0
 }
 
 func (s *Summary) equal(o *Summary) bool {
@@ -194,7 +197,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	fresh := freshFacts(pass, funcs, res)
+	ctx := contextOf(pass, funcs, res)
+	fresh := freshFacts(ctx, funcs)
+	reads := readsFacts(ctx, funcs)
 	// The summaries grow monotonically (flags set, indices added): go
 	// over the package's functions until none changes. A package that
 	// cannot reach the client has only Fresh facts.
@@ -212,11 +217,11 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fd := range funcs {
 		fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		s := res.byFunc[fn]
-		if f := fresh[fn]; f != nil {
+		if f, r := fresh[fn], reads[fn]; f != nil || r != nil {
 			if s == nil {
 				s = &Summary{}
 			}
-			s.Fresh = f
+			s.Fresh, s.Reads = f, r
 			res.byFunc[fn] = s
 		}
 		if s != nil && !s.zero() {
@@ -229,17 +234,11 @@ func run(pass *analysis.Pass) (any, error) {
 // freshFacts are the Fresh summaries of the package's functions: for each
 // parameter that hands a function an object, why its effect on a fresh
 // object is not its effect on the live one.
-func freshFacts(pass *analysis.Pass, funcs []*ast.FuncDecl, known *Result) map[*types.Func][]FreshParam {
-	decls := map[*types.Func]*ast.FuncDecl{}
-	for _, fd := range funcs {
-		decls[pass.TypesInfo.Defs[fd.Name].(*types.Func)] = fd
-	}
-	ctx := &Context{Info: pass.TypesInfo, Fset: pass.Fset, Pkg: pass.Pkg,
-		Decl: func(fn *types.Func) *ast.FuncDecl { return decls[fn] }, Facts: known.Of}
+func freshFacts(ctx *Context, funcs []*ast.FuncDecl) map[*types.Func][]FreshParam {
 	out := map[*types.Func][]FreshParam{}
 	for _, fd := range funcs {
-		fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		for i, v := range ParamVars(pass.TypesInfo, fd) {
+		fn := ctx.Info.Defs[fd.Name].(*types.Func)
+		for i, v := range ParamVars(ctx.Info, fd) {
 			if v == nil || !handsObject(v.Type()) {
 				continue
 			}
@@ -247,6 +246,17 @@ func freshFacts(pass *analysis.Pass, funcs []*ast.FuncDecl, known *Result) map[*
 		}
 	}
 	return out
+}
+
+// contextOf is the Context of the package's functions, with the facts
+// known of the module's other packages.
+func contextOf(pass *analysis.Pass, funcs []*ast.FuncDecl, known *Result) *Context {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, fd := range funcs {
+		decls[pass.TypesInfo.Defs[fd.Name].(*types.Func)] = fd
+	}
+	return &Context{Info: pass.TypesInfo, Fset: pass.Fset, Pkg: pass.Pkg,
+		Decl: func(fn *types.Func) *ast.FuncDecl { return decls[fn] }, Facts: known.Of}
 }
 
 // handsObject reports a parameter type through which a function reaches
@@ -454,7 +464,7 @@ func returnsBuilt(info *types.Info, fd *ast.FuncDecl, read map[*types.Var]bool) 
 	if fd.Type.Results == nil {
 		return nil
 	}
-	if SetsResourceVersion(fd.Body) {
+	if SetsField(fd.Body, "ResourceVersion") {
 		return nil
 	}
 	built := map[*types.Var]bool{}
@@ -484,25 +494,19 @@ func returnsBuilt(info *types.Info, fd *ast.FuncDecl, read map[*types.Var]bool) 
 	})
 }
 
-// SetsResourceVersion reports a body that sets a resourceVersion
-// anywhere: a ResourceVersion field or SetResourceVersion named, a
-// ResourceVersion key in a literal.
-func SetsResourceVersion(body ast.Node) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+// SetsField reports a body that sets field anywhere: the field or its
+// setter (SetResourceVersion) named, a key of a literal.
+func SetsField(body *ast.BlockStmt, field string) bool {
+	return body != nil && Find(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
-			if n.Sel.Name == "ResourceVersion" || n.Sel.Name == "SetResourceVersion" {
-				found = true
-			}
+			return n.Sel.Name == field || n.Sel.Name == "Set"+field
 		case *ast.KeyValueExpr:
-			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "ResourceVersion" {
-				found = true
-			}
+			id, ok := n.Key.(*ast.Ident)
+			return ok && id.Name == field
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // IsLiteral reports a composite literal, or its address.

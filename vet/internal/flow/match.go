@@ -2,6 +2,7 @@ package flow
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 )
@@ -140,6 +141,41 @@ func ObjectVar(info *types.Info, e ast.Expr) *types.Var {
 	if id, ok := e.(*ast.Ident); ok {
 		v, _ := info.ObjectOf(id).(*types.Var)
 		return v
+	}
+	return nil
+}
+
+// Find reports whether a node of n's tree, n included, satisfies match.
+func Find(n ast.Node, match func(ast.Node) bool) bool {
+	for m := range ast.Preorder(n) {
+		if match(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// Mentions reports whether an identifier of n's tree is name.
+func Mentions(n ast.Node, name string) bool {
+	return Find(n, func(m ast.Node) bool { id, ok := m.(*ast.Ident); return ok && id.Name == name })
+}
+
+// CalledName is the name a call is written with: a function's, a
+// method's or a function field's ("" for anything else).
+func CalledName(call *ast.CallExpr) string {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	}
+	return ""
+}
+
+// ComparedToNil is x of a condition `x <op> nil` (op == or !=), or nil.
+func ComparedToNil(cond ast.Expr, op token.Token) ast.Expr {
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == op && IsNil(b.Y) {
+		return b.X
 	}
 	return nil
 }

@@ -37,3 +37,5 @@ type Client interface {
 
 func IgnoreAlreadyExists(err error) error { return err }
 func IgnoreNotFound(err error) error      { return err }
+
+func MergeFrom(obj Object) Patch { return nil }
