@@ -14,6 +14,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	mcbuilder "sigs.k8s.io/multicluster-runtime/pkg/builder"
+	mcmanager "sigs.k8s.io/multicluster-runtime/pkg/manager"
+	mcreconcile "sigs.k8s.io/multicluster-runtime/pkg/reconcile"
 )
 
 type SandboxReconciler struct{ client.Client }
@@ -162,4 +165,27 @@ func (r *VersionReconciler) Reconcile(ctx context.Context, key client.ObjectKey)
 
 func (r *VersionReconciler) SetupWithManager(b *builder.Builder) {
 	b.For(&api.Role{}).Owns(&api.Pod{}) // want `no automatic fix: the reconciler reads the ResourceVersion of a Pod`
+}
+
+// On multicluster-runtime: the builder's Owns() and a reconciler of
+// mcreconcile.Request, reading through the request cluster's client.
+type FleetReconciler struct {
+	Manager mcmanager.Manager
+}
+
+func (r *FleetReconciler) Reconcile(ctx context.Context, req mcreconcile.Request) error {
+	cl, err := r.Manager.GetCluster(ctx, req.ClusterName)
+	if err != nil {
+		return err
+	}
+	pod := &api.Pod{}
+	if err := cl.GetClient().Get(ctx, req.ObjectKey, pod); err != nil {
+		return err
+	}
+	fmt.Println(pod.Status.Phase)
+	return nil
+}
+
+func (r *FleetReconciler) SetupWithManager(b *mcbuilder.Builder) {
+	b.For(&api.Role{}).Owns(&api.Pod{}) // want `Owns\(&Pod\{\}\) without a predicate`
 }
