@@ -57,12 +57,13 @@ fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; Tes
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzParseExternal -fuzztime=15s
 	$(GO) test ./generator/load -run='^$$' -fuzz=FuzzTypeWalker -fuzztime=30s
 
-bench: envtest-assets ## run the write-pattern benchmarks on envtest (about 25 min) and write docs/benchmarks.md and its charts
+bench: envtest-assets ## run the write-pattern benchmarks on envtest (about 25 min) and the fleet scale test of ensure/mcensure, and write docs/benchmarks.md and its charts
 	@set -eo pipefail; assets="$$(bash hack/envtest-assets.sh | tail -n1)"; mkdir -p .cache/bench; \
 	KUBEBUILDER_ASSETS="$$assets" $(GO) test -run '^$$' -bench 'BenchmarkApply' -count 6 ./internal/ensuretest | tee .cache/bench/micro.txt; \
 	(cd ensure && $(GO) test -run '^$$' -bench 'BenchmarkSkipCacheMemory' -count 6 .) | tee -a .cache/bench/micro.txt; \
+	(cd ensure/mcensure && SSAGEN_FLEET_OUT=$(CURDIR)/.cache/bench/fleet.json $(GO) test -count=1 -run '^TestScale$$' .); \
 	cd bench; $(GO) tool benchstat -filter '.name:Apply' -col '/call@(raw-client-apply ensure-apply ensure-cache-hit)' ../.cache/bench/micro.txt | tee ../.cache/bench/benchstat.txt; \
-	KUBEBUILDER_ASSETS="$$assets" $(GO) run ./cmd/benchreport -micro ../.cache/bench/micro.txt -benchstat ../.cache/bench/benchstat.txt -out ../docs/benchmarks.md -charts ../docs/benchmarks
+	KUBEBUILDER_ASSETS="$$assets" $(GO) run ./cmd/benchreport -micro ../.cache/bench/micro.txt -benchstat ../.cache/bench/benchstat.txt -fleet ../.cache/bench/fleet.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
 
 bench-micro: envtest-assets ## measure only the per-call micro-benchmarks again (about 3 min) and render docs/benchmarks.md with the patterns `make bench` saved
 	@set -eo pipefail; assets="$$(bash hack/envtest-assets.sh | tail -n1)"; test -f .cache/bench/results.json || { echo "run make bench first" >&2; exit 1; }; \

@@ -3,12 +3,14 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"github.com/ssagen/ssagen/internal/atomicfile"
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ssagen/ssagen/internal/atomicfile"
 )
 
 // Machine describes where the figures were taken.
@@ -34,6 +36,34 @@ func Report(res *Results, m Machine, command, md, chartDir string) error {
 	writeReport(&b, res, m, command, filepath.ToSlash(rel), charts)
 	return atomicfile.WriteFile(md, b.Bytes(), 0o644)
 }
+
+// writeFleet writes the report's section on fleets: TestScale's rows.
+func writeFleet(w io.Writer, fleet []FleetRow) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("## Fleets on multicluster-runtime\n\n")
+	if fleet == nil {
+		p("Not run (`make bench` runs ensure/mcensure's `TestScale`; the smoke run does not).\n\n")
+	} else {
+		p("ensure/mcensure's `TestScale`: `mcensure.Clients` engaged with N virtual clusters (each a fake API server of ensure's test kit, not kube-apiserver), %d children ensured in each, then an unchanged resync of every child in every cluster, then every engagement ended. Heap after a double GC; the per-object figure includes the fake's own stored copy. Times per cluster; the smallest fleets' disengage is bounded by the test's 1 ms poll, and the one-cluster row's per-object figure carries the first use's allocations.\n\n", fleetChildren)
+		p("| engaged clusters | heap per engaged cluster | per remembered object | freed per cluster on disengage | requests per unchanged resync | engage | disengage |\n|---|---|---|---|---|---|---|\n")
+		for _, f := range fleet {
+			p("| %s | %s B | %s B | %s B | %d | %s | %s |\n", grouped(float64(f.Clusters)), grouped(f.PerCluster), grouped(f.PerObject), grouped(f.Freed), f.ResyncRequests, short(f.Engage), short(f.Disengage))
+		}
+		p("\n")
+	}
+}
+
+// short is d to three significant digits.
+func short(d time.Duration) time.Duration {
+	r := time.Nanosecond
+	for d >= 1000*r {
+		r *= 10
+	}
+	return d.Round(r)
+}
+
+// fleetChildren is TestScale's children per cluster.
+const fleetChildren = 5
 
 func writeReport(w io.Writer, res *Results, m Machine, command, chartRel string, charts []string) {
 	cfg := res.Config
@@ -143,6 +173,8 @@ func writeReport(w io.Writer, res *Results, m Machine, command, chartRel string,
 	} else {
 		p("`go test -bench 'BenchmarkApply|BenchmarkSkipCacheMemory' -count 6 ./ensure` on the same API server build, compared with benchstat (`-col /call`, raw `client.Apply` as the base): a RoleBinding applied by `EnsureRoleBinding` when the skip cache hits (no request), by `EnsureRoleBinding` sending its apply (`AlwaysSend`), and by a raw `client.Apply` of the same apply configuration.\n\n```\n%s```\n\n", res.Micro)
 	}
+
+	writeFleet(w, res.Fleet)
 
 	p("## How the counts are taken\n\n")
 	p("Requests are counted by a wrapper around the controller's HTTP transport, by verb (an apply is a PATCH with the apply-patch content type, reported as APPLY like the API server does), status code and resource; the last column compares them with the API server's own `apiserver_request_total` over the same window and resources (\"agrees\" or the differences). Watch events are counted by handlers on the controller's informers. Reconciles and failed reconciles are counted in the reconciler. The simulated kubelet and kube-controller-manager use a separate, uncounted client.\n")
@@ -273,6 +305,15 @@ func count(v float64) string {
 		return fmt.Sprintf("%.0f k", v/1e3)
 	}
 	return fmt.Sprintf("%.0f", v)
+}
+
+// grouped is v rounded, its thousands grouped: 2,868.
+func grouped(v float64) string {
+	s := strconv.FormatInt(int64(math.Round(v)), 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func agrees(diff string) string {

@@ -39,8 +39,26 @@ type Results struct {
 	Micro string
 	// MicroRaw is the `go test -bench` output benchstat read.
 	MicroRaw string
+	// Fleet is ensure/mcensure's TestScale, one row per fleet size (nil
+	// when it was not run).
+	Fleet []FleetRow
 	// Took is the run's wall time.
 	Took time.Duration
+}
+
+// FleetRow is one fleet size of ensure/mcensure's TestScale, as it
+// writes them to $SSAGEN_FLEET_OUT: heap per engaged cluster, per
+// remembered object (with the fake API server's stored copy), freed per
+// cluster on disengage; requests of an unchanged resync of every child;
+// engage and disengage time per cluster.
+type FleetRow struct {
+	Clusters       int
+	PerCluster     float64
+	PerObject      float64
+	Freed          float64
+	ResyncRequests int
+	Engage         time.Duration
+	Disengage      time.Duration
 }
 
 // Run runs every scenario for every pattern, logging progress to log.

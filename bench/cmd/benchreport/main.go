@@ -32,6 +32,7 @@ func main() {
 	save := flag.String("save", "../.cache/bench/results.json", "where to keep the measured results (\"\": nowhere)")
 	from := flag.String("from", "", "render the report from results saved by an earlier run instead of measuring")
 	removal := flag.Bool("removal", false, "with -from: measure the removal scenario again and keep the rest of the saved results")
+	fleet := flag.String("fleet", "", "the rows ensure/mcensure's TestScale wrote to $SSAGEN_FLEET_OUT")
 	flag.Parse()
 	ctrl.SetLogger(logr.Discard())
 
@@ -78,7 +79,16 @@ func main() {
 			res.Micro = string(s)
 		}
 	}
-	if *save != "" && (*from == "" || *micro != "" || *removal) {
+	if *fleet != "" { // also with -from
+		b, err := os.ReadFile(*fleet)
+		if err != nil {
+			fail(err)
+		}
+		if err := json.Unmarshal(b, &res.Fleet); err != nil {
+			fail(fmt.Errorf("%s: %w", *fleet, err))
+		}
+	}
+	if *save != "" && (*from == "" || *micro != "" || *removal || *fleet != "") {
 		b, err := json.MarshalIndent(res, "", " ")
 		if err != nil {
 			fail(err)
