@@ -45,10 +45,11 @@ test: ## what every change needs: lint, verify, all tests on a real kube-apiserv
 	MAKE="$(MAKE)" bash hack/test-prepare.sh
 	$(TEST_ENV) bash hack/test-all.sh
 
-test-matrix: envtest-assets kubebuilder ## the version matrix .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36), the soak's fixed seeds with a cache that strips managedFields
+test-matrix: envtest-assets kubebuilder ## the version matrix .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36), the soak's fixed seeds with a cache that strips managedFields, the multicluster-runtime integration at multicluster-runtime v0.23.1's own pins (controller-runtime v0.23.1, k8s.io v0.35)
 	$(GO) build -o $(SSAGEN_BIN) ./cmd/ssagen
 	$(MATRIX_ENV) SSAGEN_MATRIX=1 bash hack/test.sh matrix . -count=1 -timeout=40m -run '$(MATRIX_TESTS)' ./internal/adoption ./internal/realapis ./kubebuilder
 	$(MATRIX_ENV) SOAK_STRIP=1 bash hack/test.sh soak-strip . -count=1 -timeout=20m -run '^TestSoak$$' ./internal/soak
+	$(MATRIX_ENV) bash hack/mcensure-floor.sh
 
 fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; TestOracleRandom checks random APIs against controller-gen and kube-apiserver for 3 minutes
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" \
