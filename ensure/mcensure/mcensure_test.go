@@ -123,6 +123,31 @@ func eventually(t *testing.T, what string, f func() error) {
 	t.Fatalf("%s: %v", what, err)
 }
 
+// newFleet is a multicluster manager on host behind the clusters
+// provider, with the fleet's clients added under fieldManager.
+func newFleet(t *testing.T, host *fleetMember, fieldManager string) (*clusters.Provider, mcmanager.Manager, *mcensure.Clients) {
+	t.Helper()
+	p := clusters.New()
+	mgr, err := mcmanager.New(host.cfg, p, manager.Options{Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients := mcensure.New(ensure.FieldManager(fieldManager))
+	if err := mgr.Add(clients); err != nil {
+		t.Fatal(err)
+	}
+	return p, mgr, clients
+}
+
+// run starts mgr until ctx ends.
+func run(t *testing.T, ctx context.Context, mgr mcmanager.Manager) {
+	go func() {
+		if err := mgr.Start(ctx); err != nil && ctx.Err() == nil {
+			t.Errorf("the manager: %v", err)
+		}
+	}()
+}
+
 // TestFleet: issue 52 on three API servers behind multicluster-runtime's
 // clusters provider — each child written once per cluster, unchanged
 // resyncs send nothing in any cluster, another writer's field kept, a
@@ -134,20 +159,8 @@ func TestFleet(t *testing.T) {
 	fleet := map[string]*fleetMember{"c1": start(t), "c2": start(t), "c3": start(t)}
 	host := start(t)
 
-	p := clusters.New()
-	mgr, err := mcmanager.New(host.cfg, p, manager.Options{Metrics: metricsserver.Options{BindAddress: "0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clients := mcensure.New(ensure.FieldManager("fleet-controller"))
-	if err := mgr.Add(clients); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		if err := mgr.Start(ctx); err != nil && ctx.Err() == nil {
-			t.Errorf("the manager: %v", err)
-		}
-	}()
+	p, mgr, clients := newFleet(t, host, "fleet-controller")
+	run(t, ctx, mgr)
 	instances := map[string]cluster.Cluster{}
 	for _, name := range []string{"c1", "c2", "c3"} {
 		instances[name] = engage(t, ctx, p, name, fleet[name])

@@ -14,13 +14,10 @@ import (
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	mcbuilder "sigs.k8s.io/multicluster-runtime/pkg/builder"
 	mcmanager "sigs.k8s.io/multicluster-runtime/pkg/manager"
 	mcreconcile "sigs.k8s.io/multicluster-runtime/pkg/reconcile"
-	"sigs.k8s.io/multicluster-runtime/providers/clusters"
 
 	"github.com/ssagen/ssagen/ensure"
 	"github.com/ssagen/ssagen/ensure/mcensure"
@@ -93,24 +90,12 @@ func TestRecipe(t *testing.T) {
 	fleet := map[string]*fleetMember{"c1": start(t), "c2": start(t)}
 	host := start(t)
 
-	p := clusters.New()
-	mgr, err := mcmanager.New(host.cfg, p, manager.Options{Metrics: metricsserver.Options{BindAddress: "0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clients := mcensure.New(ensure.FieldManager("settings-controller"))
-	if err := mgr.Add(clients); err != nil {
-		t.Fatal(err)
-	}
+	p, mgr, clients := newFleet(t, host, "settings-controller")
 	r := &settingsReconciler{mgr: mgr, clients: clients, reconciles: map[string]int{}}
 	if err := r.setup(); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		if err := mgr.Start(ctx); err != nil && ctx.Err() == nil {
-			t.Errorf("the manager: %v", err)
-		}
-	}()
+	run(t, ctx, mgr)
 	direct := map[string]client.Client{}
 	for name, m := range fleet {
 		engage(t, ctx, p, name, m)

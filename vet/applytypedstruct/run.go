@@ -248,10 +248,6 @@ func (p pass) zeroSent(t types.Type, lit *ast.CompositeLit, top, status bool, de
 
 // marshals reports whether t (or *t) writes its own JSON.
 func (p pass) marshals(t types.Type) bool {
-	for _, tt := range []types.Type{t, types.NewPointer(t)} {
-		if m, _, _ := types.LookupFieldOrMethod(tt, true, nil, "MarshalJSON"); m != nil {
-			return true
-		}
-	}
-	return false
+	m, _, _ := types.LookupFieldOrMethod(t, true, nil, "MarshalJSON") // addressable: *t's methods too
+	return m != nil
 }

@@ -25,9 +25,7 @@ func run(cp *check.Pass) {
 		d := check.NewFinding(call.Pos(), contract.CategoryCreateOrUpdate,
 			name+" reads the cached object, mutates it and writes it back with its resourceVersion: concurrent reconciles race into 409s and backoffs, and fields set earlier are never pruned",
 			check.HelperFix(t)+": apply only the fields you own; no resourceVersion, no race, no request when nothing changed", t)
-		var why string
-		d.SuggestedFixes, why = p.fix(call, name, stack)
-		p.ReportFinding(check.WithWhy(d, why))
+		p.ReportFinding(d.Fixed(p.fix(call, name, stack)))
 	})
 }
 

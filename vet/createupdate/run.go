@@ -52,9 +52,7 @@ func run(cp *check.Pass) {
 				d := check.NewFinding(create.Pos(), contract.CategoryCreateUpdate,
 					"Create → AlreadyExists → Update: every reconcile of an existing object costs a Create that fails with 409, a read and an Update, and the Update itself 409s when the cached copy is stale",
 					check.HelperFix(t)+": one server-side apply with force, and no request at all when the object is already as desired", t)
-				var why string
-				d.SuggestedFixes, why = p.CreateUpdateFix(create, ifs, stack)
-				p.ReportFinding(check.WithWhy(d, why))
+				p.ReportFinding(d.Fixed(p.CreateUpdateFix(create, ifs, stack)))
 				// The finding covers the writes on the AlreadyExists path in
 				// the function of the check (not those of a closure there,
 				// which the fix does not rewrite): updatefromscratch, which
@@ -152,9 +150,7 @@ func (p pass) reportCreateIgnore(create *ast.CallExpr, stack []ast.Node) {
 	d := check.NewFinding(create.Pos(), contract.CategoryCreateIgnore,
 		"Create that ignores AlreadyExists: one 409 per object per reconcile, and drift is never corrected",
 		check.HelperFix(t)+", or with ensure.CreateOnly() for objects that must never be overwritten: no request once the cache has the object", t)
-	var why string
-	d.SuggestedFixes, why = p.CreateIgnoreFix(create, stack)
-	p.ReportFinding(check.WithWhy(d, why))
+	p.ReportFinding(d.Fixed(p.CreateIgnoreFix(create, stack)))
 }
 
 // afterNotFound reports whether the node the stack ends at runs only in

@@ -75,9 +75,7 @@ func (p pass) ownsChurning(call *ast.CallExpr, stack []ast.Node) {
 		"add builder.WithPredicates(ensure."+fieldsChanged+"(...)) listing what the reconciler reads of the "+kind+" (-fix writes it), or "+
 			contract.OwnedChanges(kind)+"(c) when the reconciler applies the "+kind+" with the helpers ssagen generates (--ensure-kinds)",
 		check.Ensures(kind, false))
-	var why string
-	d.SuggestedFixes, why = p.ownsChurningFix(call, fn, stack)
-	p.ReportFinding(check.WithWhy(d, why))
+	p.ReportFinding(d.Fixed(p.ownsChurningFix(call, fn, stack)))
 }
 
 // What a predicate does with an update that changes only the status.

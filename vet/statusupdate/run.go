@@ -39,8 +39,6 @@ func run(cp *check.Pass) {
 		d := check.NewFinding(call.Pos(), contract.CategoryStatusUpdate,
 			"Status().Update() of an object read from the cache: when the cache lags, the write 409s and the reconcile is retried",
 			check.HelperFix(t)+": a status apply carries no resourceVersion and is skipped when nothing changed", t)
-		var why string
-		d.SuggestedFixes, why = p.StatusUpdateFix(call, sel, stack, statusWriters)
-		p.ReportFinding(check.WithWhy(d, why))
+		p.ReportFinding(d.Fixed(p.StatusUpdateFix(call, sel, stack, statusWriters)))
 	})
 }

@@ -38,9 +38,7 @@ func run(cp *check.Pass) {
 					"Update of a "+kind+" read from the cache: another controller keeps writing it (status, scale, endpoints), so the copy is often stale and the write 409s",
 					contract.ApplyChanges(kind)+": apply what the code changed, under a field manager of its own, without a resourceVersion",
 					check.Ensures(kind, false))
-				var why string
-				d.SuggestedFixes, why = p.UpdateCachedFix(call, stack, body, v)
-				p.ReportFinding(check.WithWhy(d, why))
+				p.ReportFinding(d.Fixed(p.UpdateCachedFix(call, stack, body, v)))
 			}
 			return
 		}

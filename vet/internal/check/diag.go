@@ -92,6 +92,13 @@ func NewFinding(pos token.Pos, category, cost, fix string, target Target) Findin
 }
 
 // ReportFinding reports d, and records the helper its fix names in the pass's
+// Fixed is d with the fixes a fix function gave, or the reason it gave
+// none.
+func (d Finding) Fixed(fixes []analysis.SuggestedFix, why string) Finding {
+	d.SuggestedFixes = fixes
+	return WithWhy(d, why)
+}
+
 // result.
 func (p *Pass) ReportFinding(d Finding) {
 	if s := p.seamAt[d.Pos]; s != nil {

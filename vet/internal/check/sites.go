@@ -86,10 +86,8 @@ func (p *Pass) ReadInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) b
 	if body == nil || v == nil {
 		return false
 	}
-	for _, c := range Calls(body) {
-		if c.Pos() < before && p.ClientMethod(c) == "Get" && len(c.Args) > 2 && p.ObjectVar(c.Args[2]) == v {
-			return true
-		}
+	if p.lastRead(body, v, before) != nil {
+		return true
 	}
 	listed := p.ListedVars(body, before)
 	isItem := func(e ast.Expr) bool {
@@ -113,7 +111,7 @@ func (p *Pass) ReadInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) b
 				if p.ObjectVar(l) != v {
 					continue
 				}
-				if len(n.Rhs) == len(n.Lhs) && (isItem(n.Rhs[i]) || p.readFields()[p.fieldOf(n.Rhs[i])]) {
+				if len(n.Rhs) == len(n.Lhs) && (isItem(n.Rhs[i]) || p.readFields()[p.FieldOf(n.Rhs[i])]) {
 					read = true
 				}
 				if len(n.Rhs) == 1 {
@@ -238,7 +236,7 @@ func (p *Pass) readFields() map[*types.Var]bool {
 				return true
 			}
 			for i, l := range as.Lhs {
-				if f := p.fieldOf(l); f != nil && !found[f] {
+				if f := p.FieldOf(l); f != nil && !found[f] {
 					if v := p.ObjectVar(as.Rhs[i]); v != nil && p.ReadInFunc(fd.Body, v, as.Pos()) {
 						found[f] = true
 					}
@@ -285,7 +283,7 @@ func (p *Pass) builtFields() map[*types.Var]bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {
-					f := p.fieldOf(l)
+					f := p.FieldOf(l)
 					if f == nil {
 						continue
 					}
@@ -311,7 +309,7 @@ func (p *Pass) builtFields() map[*types.Var]bool {
 				// A read into the field: Get(ctx, key, s.f), List(ctx, s.f).
 				if m := p.ClientMethod(n); m == "Get" || m == "List" {
 					for _, a := range n.Args {
-						if f := p.fieldOf(a); f != nil {
+						if f := p.FieldOf(a); f != nil {
 							spoiled[f] = true
 						}
 					}
@@ -326,12 +324,9 @@ func (p *Pass) builtFields() map[*types.Var]bool {
 	return built
 }
 
-// FieldOf is fieldOf, for the analyzers.
-func (p *Pass) FieldOf(e ast.Expr) *types.Var { return p.fieldOf(e) }
-
-// fieldOf is the struct field of the package that e selects (x.f), or
+// FieldOf is the struct field of the package that e selects (x.f), or
 // an element of (x.f[i]); nil otherwise.
-func (p *Pass) fieldOf(e ast.Expr) *types.Var {
+func (p *Pass) FieldOf(e ast.Expr) *types.Var {
 	e = ast.Unparen(e)
 	if ix, ok := e.(*ast.IndexExpr); ok {
 		e = ast.Unparen(ix.X)

@@ -636,12 +636,12 @@ func (fc *Fresh) keepsOnly(s ast.Stmt) string {
 				switch {
 				case own && live:
 				case !own && live && n.Tok != token.DEFINE:
-					why = fc.at(lhs, "the mutate function sets %s, once the object exists, to the live object's, and sends it from then on", fc.describe(lhs))
+					why = fc.at(lhs, "the mutate function sets %s, once the object exists, to the live object's, and sends it from then on", types.ExprString(lhs))
 				case own:
-					why = fc.at(lhs, "the mutate function changes %s only on an existing object", fc.describe(lhs))
+					why = fc.at(lhs, "the mutate function changes %s only on an existing object", types.ExprString(lhs))
 				default:
 					if fc.carriedTo(lhs) {
-						why = fc.at(lhs, "the mutate function carries values forward from the live object into %s, which is read after the write", fc.describe(lhs))
+						why = fc.at(lhs, "the mutate function carries values forward from the live object into %s, which is read after the write", types.ExprString(lhs))
 					}
 				}
 			}
@@ -658,7 +658,7 @@ func (fc *Fresh) keepsOnly(s ast.Stmt) string {
 				return false
 			}
 			if _, own := fc.pathOf(unaddr(call.Args[0])); !own && fc.carriedTo(call.Args[0]) {
-				why = fc.at(n, "the mutate function carries values forward from the live object into %s, which is read after the write", fc.describe(call.Args[0]))
+				why = fc.at(n, "the mutate function carries values forward from the live object into %s, which is read after the write", types.ExprString(call.Args[0]))
 			}
 			return false
 		}
@@ -728,7 +728,7 @@ func (fc *Fresh) expr(e ast.Expr, target string) string {
 				}
 			}
 			if path, ok := fc.pathOf(n); ok && !fc.readable(path) && !(path == target && fc.container(n)) {
-				why = fc.at(n, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(n))
+				why = fc.at(n, "the mutate function reads %s of the live object, which a fresh object does not have", types.ExprString(n))
 			}
 			return false
 		case *ast.SelectorExpr, *ast.StarExpr, *ast.IndexExpr:
@@ -740,7 +740,7 @@ func (fc *Fresh) expr(e ast.Expr, target string) string {
 			if fc.readable(path) || path == target && fc.container(x) {
 				return false
 			}
-			why = fc.at(x, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(x))
+			why = fc.at(x, "the mutate function reads %s of the live object, which a fresh object does not have", types.ExprString(x))
 			return false
 		}
 		return true
@@ -879,12 +879,12 @@ func (fc *Fresh) method(call *ast.CallExpr, sel *ast.SelectorExpr, root string) 
 		if fc.readable(prefix+name+"()") || fc.readable(prefix+field) {
 			return ""
 		}
-		return fc.at(call, "the mutate function reads %s of the live object, which a fresh object does not have", fc.describe(call))
+		return fc.at(call, "the mutate function reads %s of the live object, which a fresh object does not have", types.ExprString(call))
 	}
 	if fc.readable(root) {
 		return ""
 	}
-	return fc.at(call, "the mutate function calls %s on the live object", fc.describe(call.Fun))
+	return fc.at(call, "the mutate function calls %s on the live object", types.ExprString(call.Fun))
 }
 
 // callee is the function call calls; controller-runtime's root package
@@ -1091,9 +1091,6 @@ func (fc *Fresh) container(e ast.Expr) bool {
 	}
 	return false
 }
-
-// describe is how a message names e: its source.
-func (fc *Fresh) describe(e ast.Expr) string { return types.ExprString(e) }
 
 // at is a reason with the position of n.
 func (fc *Fresh) at(n ast.Node, format string, args ...any) string {

@@ -568,16 +568,10 @@ func (r *Reads) argument(call *ast.CallExpr, i int, e ast.Expr) {
 			return
 		}
 	}
-	if fn != nil && fn.Pkg() == p.Pkg {
-		// A function of the package: followed with its parameter.
-		param := paramAt(fn.Origin().Type().(*types.Signature), i)
-		if fd := p.Decl(fn.Origin()); fd != nil && param != nil && (r.of(param.Type()) || r.holds(param.Type()) || types.IsInterface(param.Type())) {
-			r.follow(param, fd.Body)
-			return
-		}
-	}
 	if fn != nil {
-		// A function of another package of the module: its facts.
+		// A function of the module: what its facts say it reads of the
+		// parameter (made once per function, so a chain of calls is not
+		// walked again for each caller).
 		if s := p.Facts(fn); s != nil {
 			if pr, ok := s.ReadsOf(i); ok {
 				if pr.Why != "" {
@@ -588,6 +582,15 @@ func (r *Reads) argument(call *ast.CallExpr, i int, e ast.Expr) {
 				}
 				return
 			}
+		}
+	}
+	if fn != nil && fn.Pkg() == p.Pkg {
+		// A function of the package with no facts yet (in the making, a
+		// cycle), or handed a list: followed with its parameter.
+		param := paramAt(fn.Origin().Type().(*types.Signature), i)
+		if fd := p.Decl(fn.Origin()); fd != nil && param != nil && (r.of(param.Type()) || r.holds(param.Type()) || types.IsInterface(param.Type())) {
+			r.follow(param, fd.Body)
+			return
 		}
 	}
 	what := "a " + r.name()

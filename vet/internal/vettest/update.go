@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"flag"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"os"
+	"slices"
 	"sort"
+	"strconv"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // update rewrites the fixtures' .golden files from the fixes the
@@ -66,11 +71,23 @@ func writeGoldens(t *testing.T, results []*analysistest.Result) {
 			at = e.end
 		}
 		out.Write(src[at:])
-		formatted, err := format.Source(out.Bytes())
+		// As analysistest reads the fixed file: without the imports the
+		// fixes left unused (each fix alone sees another site's use).
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, out.Bytes(), parser.ParseComments)
 		if err != nil {
 			t.Fatalf("%s: the fixed file does not parse: %v", name, err)
 		}
-		if err := os.WriteFile(name+".golden", formatted, 0o644); err != nil {
+		for _, imp := range slices.Clone(f.Imports) {
+			if path, _ := strconv.Unquote(imp.Path.Value); (imp.Name == nil || imp.Name.Name != "_") && !astutil.UsesImport(f, path) {
+				astutil.DeleteNamedImport(fset, f, imp.Name.String(), path)
+			}
+		}
+		var formatted bytes.Buffer
+		if err := format.Node(&formatted, fset, f); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name+".golden", formatted.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
