@@ -25,7 +25,11 @@ func TestVetFixOwnsChurning(t *testing.T) {
 	}
 	fixed, _ := os.ReadFile(file)
 	want := `		Owns(&corev1.Pod{}, builder.WithPredicates(ssaensure.FieldsChanged(func(pod *corev1.Pod) any {
-			return []any{pod.OwnerReferences, ssaensure.Each(pod.Status.Conditions, func(c corev1.PodCondition) any { return []any{c.Status, c.Type} }), pod.Status.Phase}
+			return []any{
+				pod.OwnerReferences,
+				ssaensure.Each(pod.Status.Conditions, func(c corev1.PodCondition) any { return []any{c.Status, c.Type} }),
+				pod.Status.Phase,
+			}
 		}))).
 `
 	if !strings.Contains(string(fixed), want) {
