@@ -402,17 +402,21 @@ func mergeIsNoop(t typed.ParseableType, live client.Object, desired *unstructure
 // maps are compared key by key, lists item by item with equal lengths (an
 // item another manager added makes it false), scalars by equality.
 func satisfies(live client.Object, want map[string]any) bool {
+	have, ok := jsonOf(live)
+	return ok && subset(want, have)
+}
+
+// jsonOf is the live object as its JSON decodes, numbers as JSON writes
+// them: an intent's 80 is the live 80.
+func jsonOf(live client.Object) (map[string]any, bool) {
 	b, err := json.Marshal(live)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	var have map[string]any
 	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber() // numbers compared as JSON writes them: an intent's 80 is the live 80
-	if err := dec.Decode(&have); err != nil {
-		return false
-	}
-	return subset(want, have)
+	dec.UseNumber()
+	return have, dec.Decode(&have) == nil
 }
 
 func subset(want, have any) bool {

@@ -58,7 +58,9 @@ func settled(t *typed.ParseableType, live client.Object, desired *unstructured.U
 		return false
 	}
 	if t == nil {
-		return ownsExactly(owned, desired, live) && satisfies(live, desired.Object)
+		// The live object's JSON, decoded once for both comparisons.
+		have, ok := jsonOf(live)
+		return ok && ownsExactly(owned, desired, have) && subset(desired.Object, have)
 	}
 	td, err := t.FromUnstructured(desired.Object, typed.AllowDuplicates)
 	if err != nil {
@@ -86,17 +88,13 @@ func settled(t *typed.ParseableType, live client.Object, desired *unstructured.U
 // Below a list, the deduced set cannot
 // tell a field the intent dropped from one it sends: there the live list
 // must equal the intent's, or it is a doubt.
-func ownsExactly(owned *fieldpath.Set, desired *unstructured.Unstructured, live client.Object) bool {
+func ownsExactly(owned *fieldpath.Set, desired *unstructured.Unstructured, have map[string]any) bool {
 	td, err := typed.DeducedParseableType.FromUnstructured(desired.Object)
 	if err != nil {
 		return false
 	}
 	intent, err := td.ToFieldSet()
 	if err != nil {
-		return false
-	}
-	var have map[string]any
-	if b, err := json.Marshal(live); err != nil || json.Unmarshal(b, &have) != nil {
 		return false
 	}
 	leaves := intent.Difference(ignoredFields).Leaves()
