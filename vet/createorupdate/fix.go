@@ -62,7 +62,7 @@ func (p pass) fix(call *ast.CallExpr, name string, stack []ast.Node) ([]analysis
 // of the package returns for the object (r.mutate(obj, owner), with a
 // type switch over the object).
 func (p pass) mutateWhy(call *ast.CallExpr, v *types.Var, stack []ast.Node) (why string, status bool) {
-	ctx, body := p.freshContext(), check.FuncBody(stack)
+	ctx, body := p.FlowContext(), check.FuncBody(stack)
 	if lit := p.mutateBody(call.Args[3]); lit != nil {
 		fc := flow.NewFresh(ctx, v, body, call.End())
 		return fc.Why(lit.List), fc.Wrote("Status")
@@ -126,9 +126,4 @@ func (p pass) mutateBody(e ast.Expr) *ast.BlockStmt {
 		return lit.Body
 	}
 	return nil
-}
-
-// freshContext is what flow.Fresh needs of the pass.
-func (p pass) freshContext() *flow.Context {
-	return &flow.Context{Info: p.TypesInfo, Fset: p.Fset, Pkg: p.Pkg, Decl: p.FuncDecl, Facts: p.Flow.Of}
 }

@@ -24,8 +24,7 @@ import (
 // of the kind, or a list of them, handed to a function whose reads vet
 // cannot see, or read whole, declines.
 func (p pass) readsOf(kind *types.Named, recv types.Type) ([]flow.FieldRead, string) {
-	ctx := &flow.Context{Info: p.TypesInfo, Fset: p.Fset, Pkg: p.Pkg, Decl: p.FuncDecl, Facts: p.Flow.Of}
-	r := flow.NewReads(ctx, kind)
+	r := flow.NewReads(p.FlowContext(), kind)
 	for _, fd := range p.reconcilerFuncs(recv) {
 		r.Inspect(fd.Body)
 	}

@@ -69,6 +69,11 @@ func WithWhy(d Finding, why string) Finding {
 // noFix opens the note a finding without a suggested fix ends with.
 const noFix = " (no automatic fix: "
 
+// FlowContext is what flow's engines (Fresh, Reads) need of the pass.
+func (p *Pass) FlowContext() *flow.Context {
+	return &flow.Context{Info: p.TypesInfo, Fset: p.Fset, Pkg: p.Pkg, Decl: p.FuncDecl, Facts: p.Flow.Of}
+}
+
 // FuncDecl finds the declaration of fn among the package's files.
 func (p *Pass) FuncDecl(fn *types.Func) *ast.FuncDecl {
 	for _, f := range p.Files {
