@@ -36,20 +36,24 @@ oracle-tools: ## build controller-gen v0.23 (the differential tests' oracle) int
 
 # The ssagen binary every package's scratch modules run, built once a run.
 SSAGEN_BIN = $(CURDIR)/.cache/tools/ssagen
-MATRIX_ENV = KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_KUBEBUILDER="$$(bash hack/kubebuilder.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 SSAGEN_BIN=$(SSAGEN_BIN)
-TEST_ENV = $(MATRIX_ENV) SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)"
+TEST_ENV = KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 SSAGEN_BIN=$(SSAGEN_BIN) SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)"
+# kubebuilder is needed only by the matrix's tests (TestInitAndCreateAPI, TestEditProject).
+MATRIX_ENV = $(TEST_ENV) SSAGEN_KUBEBUILDER="$$(bash hack/kubebuilder.sh | tail -n1)"
 # The version matrix's tests: make test runs the floor cell of the scratch operator and the real APIs at ssagen's own k8s.io; make test-matrix the rest.
 MATRIX_TESTS = ^(TestOperatorKeepsItsVersions|TestSuitesAcrossVersions|TestGolangciLintPlugin|TestEditProject|TestRealAPIs)$$
+# Slow checks that need not run on every change: make test skips them (go test -skip), make test-matrix runs them. docs/testing.md has the budget they keep make test within.
+SLOW_TESTS = ^(TestSoak|TestSourceLoaderSameOutput|TestInitAndCreateAPI)$$
 
-test: ## what every change needs: lint, verify, all tests on a real kube-apiserver (controller-gen the oracle, the Kubebuilder plugin in kubebuilder's own projects, real public APIs), the matrix's floor cell, the benchmark smoke run; ends with a table of where the time went (.cache/test-report)
+test: ## what every change needs, within its time budget (10 min warm, 30 cold; docs/testing.md): lint, verify, the tests on a real kube-apiserver (controller-gen the oracle, real public APIs), the matrix's floor cell; ends with where the time went (.cache/test-report) and the budget check
+	bash hack/test-budget.sh start
 	MAKE="$(MAKE)" bash hack/test-prepare.sh
-	$(TEST_ENV) bash hack/test-all.sh
+	bash hack/test-budget.sh prepared
+	$(TEST_ENV) SLOW_TESTS='$(SLOW_TESTS)' bash hack/test-all.sh
+	bash hack/test-budget.sh check
 
-test-matrix: envtest-assets kubebuilder ## the version matrix .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36), the soak's fixed seeds with a cache that strips managedFields, the multicluster-runtime integration at multicluster-runtime v0.23.1's own pins (controller-runtime v0.23.1, k8s.io v0.35)
+test-matrix: envtest-assets kubebuilder oracle-tools ## the version matrix and the slow checks .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36), the multicluster-runtime integration at multicluster-runtime v0.23.1's own pins (controller-runtime v0.23.1, k8s.io v0.35); and what make test leaves out: the soak's fixed seeds (with and without a cache that strips managedFields), the two loaders compared on every golden, kubebuilder init + create api end to end, the benchmark smoke run
 	$(GO) build -o $(SSAGEN_BIN) ./cmd/ssagen
-	$(MATRIX_ENV) SSAGEN_MATRIX=1 bash hack/test.sh matrix . -count=1 -timeout=40m -run '$(MATRIX_TESTS)' ./internal/adoption ./internal/realapis ./kubebuilder
-	$(MATRIX_ENV) SOAK_STRIP=1 bash hack/test.sh soak-strip . -count=1 -timeout=20m -run '^TestSoak$$' ./internal/soak
-	$(MATRIX_ENV) bash hack/mcensure-floor.sh
+	$(MATRIX_ENV) MATRIX_TESTS='$(MATRIX_TESTS)' SLOW_TESTS='$(SLOW_TESTS)' bash hack/test-matrix.sh
 
 fuzz: envtest-assets oracle-tools ## run each fuzz target for a short while; TestOracleRandom checks random APIs against controller-gen and kube-apiserver for 3 minutes
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_ORACLE="$$(bash hack/oracle-tools.sh | tail -n1)" \
@@ -80,7 +84,7 @@ bench-removal: envtest-assets ## measure only the removal scenario again (prune,
 bench-report: envtest-assets ## render docs/benchmarks.md again from the results `make bench` saved in .cache/bench (no measuring)
 	cd bench && KUBEBUILDER_ASSETS="$$(bash ../hack/envtest-assets.sh | tail -n1)" $(GO) run ./cmd/benchreport -from ../.cache/bench/results.json -out ../docs/benchmarks.md -charts ../docs/benchmarks
 
-bench-smoke: envtest-assets ## the small benchmark run CI makes: every pattern and scenario, report into a temp folder, counts asserted
+bench-smoke: envtest-assets ## the small benchmark run make test-matrix makes: every pattern and scenario, report into a temp folder, counts asserted
 	KUBEBUILDER_ASSETS="$$(bash hack/envtest-assets.sh | tail -n1)" SSAGEN_REQUIRE_ENVTEST=1 bash hack/test.sh bench bench -count=1 -timeout=20m ./...
 
 bench-gen: ## time ssagen against applyconfiguration-gen (+openapi-gen) and controller-gen, warm and cold, on the example, Gateway API and k8s.io/api (about 20 min); writes docs/generator-benchmark.md and its chart

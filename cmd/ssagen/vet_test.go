@@ -117,6 +117,9 @@ var _ = rbacensure.EnsureClusterRole
 // dependencies), removed when the test ends.
 func vetSetup(t *testing.T, prefix string) (bin, dir string) {
 	t.Helper()
+	// Each test has a package of its own and runs go and ssagen on it
+	// alone: the tests run in parallel.
+	t.Parallel()
 	bin = scratch.SSAgen(t)
 	dir, err := os.MkdirTemp("../..", prefix)
 	if err != nil {

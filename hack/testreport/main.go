@@ -3,7 +3,8 @@
 // and writes where the time went: a table of wall time per package and per
 // top-level test over a minute (times.md), and the list of the tests that
 // ran with their result (tests.txt), which CI keeps to show no test was
-// dropped. A package that times out is summed up by the tests still
+// dropped; packages.tsv and seconds.tsv hold the same times for the
+// budget check (testreport budget, budget.go). A package that times out is summed up by the tests still
 // running and the step they were in, not by a goroutine dump.
 //
 // It exits 1 when a test or a package failed.
@@ -48,6 +49,9 @@ type testState struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "budget" {
+		os.Exit(budgetMain(os.Args[2:], os.Stdout))
+	}
 	dir := flag.String("dir", ".cache/test-report", "folder for times.md and tests.txt")
 	title := flag.String("title", "make test", "what ran, for the table's heading")
 	flag.Parse()
@@ -218,6 +222,15 @@ func (r *report) write(dir, title string) error {
 	if err := os.WriteFile(filepath.Join(dir, "times.md"), []byte(b.String()), 0o644); err != nil {
 		return err
 	}
+	var tsv strings.Builder
+	for _, n := range names {
+		if p := r.pkgs[n]; p.result != "" && (len(p.tests) > 0 || p.result == "FAIL") {
+			fmt.Fprintf(&tsv, "%.1f\t%s\n", p.elapsed, n)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "packages.tsv"), []byte(tsv.String()), 0o644); err != nil {
+		return err
+	}
 	fmt.Print("\n" + b.String())
 	var list []string
 	for _, n := range r.order {
@@ -228,7 +241,38 @@ func (r *report) write(dir, title string) error {
 		}
 	}
 	sort.Strings(list)
-	return os.WriteFile(filepath.Join(dir, "tests.txt"), []byte(strings.Join(list, "\n")+"\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "tests.txt"), []byte(strings.Join(list, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "seconds.tsv"), []byte(r.seconds()), 0o644)
+}
+
+// seconds lists every top-level test that ran with its wall time, slowest
+// first: where to look when a package grows past its budget.
+func (r *report) seconds() string {
+	type row struct {
+		pkg, test string
+		s         float64
+	}
+	var rows []row
+	for _, n := range r.order {
+		for tn, t := range r.pkgs[n].tests {
+			if t.result != "" && !strings.Contains(tn, "/") {
+				rows = append(rows, row{n, tn, t.elapsed})
+			}
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].s != rows[j].s {
+			return rows[i].s > rows[j].s
+		}
+		return rows[i].pkg+" "+rows[i].test < rows[j].pkg+" "+rows[j].test
+	})
+	var b strings.Builder
+	for _, x := range rows {
+		fmt.Fprintf(&b, "%.1f\t%s\t%s\n", x.s, x.pkg, x.test)
+	}
+	return b.String()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -74,7 +74,7 @@ func TestClustersKeptApart(t *testing.T) {
 	a, ctx := setup(t)
 	clusters = append(clusters, a)
 	for i := 1; i < 3; i++ {
-		e, _ := setup(t)
+		e, _ := start(t)
 		clusters = append(clusters, e)
 	}
 	clients := make([]*ensure.Client, len(clusters))

@@ -39,7 +39,18 @@ type env struct {
 	owner   *platformv1alpha1.Project
 }
 
+// setup starts the test's own API server and clients, and runs the test
+// in parallel with the package's others that do: nothing is shared but
+// the process (each counts its own requests, and the metrics a test reads
+// are labelled with its own client's name). A test that measures the
+// process itself (its heap) or needs a second server calls start.
 func setup(t *testing.T) (*env, context.Context) {
+	t.Parallel()
+	return start(t)
+}
+
+// start is setup without running in parallel.
+func start(t *testing.T) (*env, context.Context) {
 	cfg := testenv.Start(t)
 	scheme := runtime.NewScheme()
 	clientgoscheme.AddToScheme(scheme)

@@ -22,6 +22,7 @@ import (
 // TestAPIServerOutage stops the API server mid-run: Ensure returns errors,
 // never panics, and works again once the server is back.
 func TestAPIServerOutage(t *testing.T) {
+	t.Parallel()
 	env, cfg := testenv.StartEnv(t)
 	scheme := runtime.NewScheme()
 	clientgoscheme.AddToScheme(scheme)

@@ -169,7 +169,7 @@ func containsField(e *metav1.ManagedFieldsEntry, key string) bool {
 // and without managedFields. Logged for docs/ensure.md; asserted only
 // that stripping saves memory.
 func TestStrippedCacheMemory(t *testing.T) {
-	e, ctx := setup(t)
+	e, ctx := start(t) // not in parallel: it measures the heap
 	const n = 300
 	for i := 0; i < n; i++ {
 		px := ac.Proxy(fmt.Sprintf("mem-%03d", i), "default").WithLabels(map[string]string{"app": "edge"}).
