@@ -58,6 +58,7 @@ func (r registry) Run(ctx context.Context) error { <-ctx.Done(); return nil }
 // starts the cluster; its first resync of the unchanged child sends
 // nothing, decided from the live object's managedFields.
 func TestShardedHandover(t *testing.T) {
+	t.Parallel() // its own API servers; TestScale, which measures the heap, runs alone
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	m := start(t)

@@ -154,6 +154,7 @@ func run(t *testing.T, ctx context.Context, mgr mcmanager.Manager) {
 // removed cluster's client and memory dropped, and a cluster re-added
 // under the same name served by a new client that remembers nothing.
 func TestFleet(t *testing.T) {
+	t.Parallel() // its own API servers; TestScale, which measures the heap, runs alone
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	fleet := map[string]*fleetMember{"c1": start(t), "c2": start(t), "c3": start(t)}

@@ -84,6 +84,7 @@ var isSource = predicate.NewPredicateFuncs(func(o client.Object) bool { return o
 // in the other; another writer's key in a child reconciles it (its Data
 // changed) without a write, and stays.
 func TestRecipe(t *testing.T) {
+	t.Parallel() // its own API servers; TestScale, which measures the heap, runs alone
 	ctrl.SetLogger(logr.Discard())
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
