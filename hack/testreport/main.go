@@ -52,6 +52,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "budget" {
 		os.Exit(budgetMain(os.Args[2:], os.Stdout))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "ran" {
+		os.Exit(ranMain(os.Args[2:], os.Stdout))
+	}
 	dir := flag.String("dir", ".cache/test-report", "folder for times.md and tests.txt")
 	title := flag.String("title", "make test", "what ran, for the table's heading")
 	flag.Parse()

@@ -27,7 +27,7 @@ import (
 	"github.com/ssagen/ssagen/internal/testenv"
 )
 
-// ciSeeds are the fixed seeds make test runs, each for its number of
+// ciSeeds are the fixed seeds make test-matrix runs, each for its number of
 // operations: three short ones, and the seeds fresh runs found violations
 // with, for as long as it took them (1795889629: issue 54, a reused
 // configuration's decoded list items).
