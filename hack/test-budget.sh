@@ -13,6 +13,7 @@ warm_files=100000
 case "${1:-}" in
 start)
   # The reports of earlier runs would be counted as this run's.
+  mkdir -p "$(dirname "$state")"
   find "$(dirname "$state")" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
   files=$( (find "$(go env GOCACHE)" -type f 2>/dev/null || true) | head -n "$warm_files" | wc -l)
   cache=cold
