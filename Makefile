@@ -47,7 +47,6 @@ SLOW_TESTS = ^(TestSoak|TestSourceLoaderSameOutput|TestInitAndCreateAPI)$$
 test: ## what every change needs, within its time budget (10 min warm, 30 cold; docs/testing.md): lint, verify, the tests on a real kube-apiserver (controller-gen the oracle, real public APIs), the matrix's floor cell; ends with where the time went (.cache/test-report) and the budget check
 	bash hack/test-budget.sh start
 	MAKE="$(MAKE)" bash hack/test-prepare.sh
-	bash hack/test-budget.sh prepared
 	$(TEST_ENV) SLOW_TESTS='$(SLOW_TESTS)' bash hack/test-all.sh
 	bash hack/test-budget.sh check
 

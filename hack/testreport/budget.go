@@ -15,15 +15,15 @@ import (
 
 // budgetMain is `testreport budget`: make test's last step. It reads the
 // run's state (when it started, whether the Go build cache was warm,
-// whether the tools in .cache were built by this run, how long lint and
-// verify took) and every report's packages.tsv, prints make test's time
-// against its budget — the cold one with an empty build cache, the warm
-// one otherwise, and on a warm run every package's — and returns 1 when
-// the run is over it, naming the packages that grew past the baseline.
+// whether make test ran in the clone before) and every report's
+// packages.tsv, prints make test's time against its budget — the warm one
+// for a second run with a warm build cache, and then every package's too;
+// the cold one otherwise — and returns 1 when the run is over it, naming
+// the packages that grew past the baseline.
 func budgetMain(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("budget", flag.ContinueOnError)
 	reports := fs.String("reports", ".cache/test-report", "the folder of the runs' reports (each a folder with packages.tsv)")
-	statePath := fs.String("state", ".cache/test-report/budget.state", "the run's state, written by hack/test-budget.sh start and prepared")
+	statePath := fs.String("state", ".cache/test-report/budget.state", "the run's state, written by hack/test-budget.sh start")
 	baselinePath := fs.String("baseline", "hack/test-budget.tsv", "each package's warm seconds when the budget was last measured")
 	warm := fs.Duration("warm", 10*time.Minute, "make test's budget with a warm Go build cache")
 	cold := fs.Duration("cold", 30*time.Minute, "make test's budget with an empty Go build cache")
@@ -61,34 +61,30 @@ type budget struct{ warm, cold, pkg time.Duration }
 
 // state is what hack/test-budget.sh recorded of the run.
 type state struct {
-	start      int64   // Unix seconds
-	coldCache  bool    // the Go build cache was (nearly) empty at the start
-	cacheFiles int     // files it held, up to the count that makes it warm
-	toolsBuilt bool    // kube-apiserver, etcd, controller-gen or kubebuilder were built by this run
-	prepared   int64   // Unix seconds: lint, verify and the tools done
-	lintVerify float64 // seconds lint and verify took
+	start      int64 // Unix seconds
+	coldCache  bool  // the Go build cache was (nearly) empty at the start
+	cacheFiles int   // files it held, up to the count that makes it warm
+	again      bool  // make test ran in this clone before
 }
 
 // check renders the run against the budget and says whether it is over.
-// With a cold cache the whole run counts against the cold budget. With a
-// warm one it counts against the warm budget, less the wait for tools this
-// run built (once per clone: a second run does not build them), and each
-// package against the package budget.
+// A second run in a clone with a warm Go build cache counts against the
+// warm budget, and each of its packages against the package budget. Any
+// other run — an empty cache, or a clone's first run, which builds the
+// tools and compiles the clone's own packages in a new folder — counts
+// against the cold budget.
 func (b budget) check(st state, end int64, pkgs map[string]float64, baseline map[string]float64, baselinePath string) (string, bool) {
 	var w strings.Builder
-	wall := time.Duration(end-st.start) * time.Second
-	counted, limit, kind := wall, b.cold, "cold: the Go build cache was empty"
-	if !st.coldCache {
-		limit, kind = b.warm, fmt.Sprintf("warm: the Go build cache held %d files or more", st.cacheFiles)
-		if st.toolsBuilt && st.prepared > st.start {
-			wait := time.Duration(float64(st.prepared-st.start)-st.lintVerify) * time.Second
-			if wait > 0 {
-				counted -= wait
-				kind += fmt.Sprintf("; %s of waiting for the tools this clone built once left out", mins(wait))
-			}
-		}
+	counted := time.Duration(end-st.start) * time.Second
+	warm := !st.coldCache && st.again
+	limit, kind := b.cold, "cold: the Go build cache was empty"
+	switch {
+	case warm:
+		limit, kind = b.warm, fmt.Sprintf("warm: a second run in this clone, the Go build cache holding %d files or more", st.cacheFiles)
+	case !st.coldCache:
+		kind = "the first run in this clone: it builds the tools and compiles the clone's packages; the warm budget is a second run's"
 	}
-	fmt.Fprintf(&w, "== the time budget (docs/testing.md) ==\n%s)\n", "make test ("+kind)
+	fmt.Fprintf(&w, "== the time budget (docs/testing.md) ==\nmake test (%s)\n", kind)
 	over := counted > limit
 	verdict := "within"
 	if over {
@@ -97,7 +93,7 @@ func (b budget) check(st state, end int64, pkgs map[string]float64, baseline map
 	fmt.Fprintf(&w, "make test: %s, %s its budget of %s\n", mins(counted), verdict, mins(limit))
 	var overPkgs []string
 	names := sortedByTime(pkgs)
-	if !st.coldCache {
+	if warm {
 		for _, n := range names {
 			if d := time.Duration(pkgs[n] * float64(time.Second)); d > b.pkg {
 				overPkgs = append(overPkgs, fmt.Sprintf("%s %.0f s", n, pkgs[n]))
@@ -179,16 +175,12 @@ func readState(path string) (state, error) {
 		switch k {
 		case "start":
 			st.start, err = strconv.ParseInt(v, 10, 64)
-		case "prepared":
-			st.prepared, err = strconv.ParseInt(v, 10, 64)
 		case "cache_files":
 			st.cacheFiles, err = strconv.Atoi(v)
 		case "cache":
 			st.coldCache = v == "cold"
-		case "tools":
-			st.toolsBuilt = v == "built"
-		case "lint_verify":
-			st.lintVerify, err = strconv.ParseFloat(v, 64)
+		case "clone":
+			st.again = v == "again"
 		}
 		if err != nil {
 			return st, fmt.Errorf("%s:%d: %s: %v", path, line, k, err)

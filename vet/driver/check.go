@@ -31,15 +31,22 @@ import (
 type vetCheck struct {
 	pkg      *packages.Package
 	tags     string
-	skip     bool           // -fix.nocheck
-	baseline map[string]int // go vet's complaints before any edit, by message
-	based    bool
+	skip     bool // -fix.nocheck
 	runTests bool // -fix.tests
-	// failedBefore are the tests that fail without the edits.
-	failedBefore map[string]bool
+	*before
 	// base holds the files earlier rounds of -fix changed, as they now
 	// read: edits apply to them, and every check sees them.
 	base map[string][]byte
+}
+
+// before is what the package's files on disk give, measured once for all
+// of -fix's rounds (which write nothing until the last): go vet's
+// complaints and the failing tests.
+type before struct {
+	baseline map[string]int // go vet's complaints before any edit, by message
+	based    bool
+	// failedBefore are the tests that fail without the edits.
+	failedBefore map[string]bool
 }
 
 // source is a file as the fixes find it: changed by an earlier round, or
@@ -62,17 +69,28 @@ func (ch *vetCheck) withBase(files map[string][]byte) map[string][]byte {
 }
 
 // decide tries all fixes together (one go vet), and when that fails,
-// each in turn on top of those kept.
+// each in turn on top of those kept. When every fix but the last was
+// kept, the last try is all of them again: it is declined for the reason
+// all of them failed, without checking the same files twice.
 func (ch *vetCheck) decide(cands []*candidate) outcome {
 	out := outcome{declined: map[*finding]string{}}
+	allWhy := ""
 	if files, err := ch.apply(cands); err == nil {
-		if ch.skip || ch.passes(files) == "" {
+		if ch.skip {
+			out.accepted, out.files = cands, files
+			return out
+		}
+		if allWhy = ch.passes(files); allWhy == "" {
 			out.accepted, out.files = cands, files
 			return out
 		}
 	}
 	var kept []*candidate
-	for _, c := range cands {
+	for i, c := range cands {
+		if allWhy != "" && i == len(cands)-1 && len(kept) == i {
+			out.declined[c.f] = allWhy
+			continue
+		}
 		try := append(append([]*candidate(nil), kept...), c)
 		files, err := ch.apply(try)
 		if err != nil {
