@@ -42,6 +42,10 @@ func TestRanNamesTheTestNoRunPassed(t *testing.T) {
 	if code := ranMain([]string{"-root", root, "-reports", reports}, &out); code != 1 || !strings.Contains(out.String(), "1 of the 3 tests") || !strings.Contains(out.String(), "example.com/m/a TestSlow") {
 		t.Errorf("TestSlow skipped in make test and not run by the matrix: exit %d\n%s", code, out.String())
 	}
+	out.Reset()
+	if code := ranMain([]string{"-root", root, "-reports", reports, "-measurements", "example.com/m/a TestSlow"}, &out); code != 0 {
+		t.Errorf("TestSlow named a measurement: exit %d\n%s", code, out.String())
+	}
 	write("matrix", "example.com/m/a TestSlow pass\n")
 	out.Reset()
 	if code := ranMain([]string{"-root", root, "-reports", reports}, &out); code != 0 || !strings.Contains(out.String(), "every one of the 3 tests") {
