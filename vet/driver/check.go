@@ -29,24 +29,13 @@ import (
 // real `go vet` with the edited files as an overlay, so what it accepts
 // is what the author's `go build` and `go vet` accept.
 type vetCheck struct {
-	pkg      *packages.Package
-	tags     string
-	skip     bool // -fix.nocheck
-	runTests bool // -fix.tests
-	*before
-	// base holds the files earlier rounds of -fix changed, as they now
-	// read: edits apply to them, and every check sees them.
-	base map[string][]byte
-}
-
-// before is what the package's files on disk give, measured once for all
-// of -fix's rounds (which write nothing until the last): go vet's
-// complaints and the failing tests.
-type before struct {
-	baseline map[string]int // go vet's complaints before any edit, by message
-	based    bool
-	// failedBefore are the tests that fail without the edits.
-	failedBefore map[string]bool
+	pkg          *packages.Package
+	tags         string
+	skip         bool              // -fix.nocheck
+	runTests     bool              // -fix.tests
+	baseline     map[string]int    // go vet's complaints before any edit, by message
+	failedBefore map[string]bool   // the tests that fail without the edits
+	base         map[string][]byte // files earlier rounds changed, as they now read: edits apply to them
 }
 
 // source is a file as the fixes find it: changed by an earlier round, or
@@ -69,18 +58,15 @@ func (ch *vetCheck) withBase(files map[string][]byte) map[string][]byte {
 }
 
 // decide tries all fixes together (one go vet), and when that fails,
-// each in turn on top of those kept. When every fix but the last was
-// kept, the last try is all of them again: it is declined for the reason
-// all of them failed, without checking the same files twice.
+// each in turn on top of those kept (the last not again if it is all).
 func (ch *vetCheck) decide(cands []*candidate) outcome {
 	out := outcome{declined: map[*finding]string{}}
 	allWhy := ""
 	if files, err := ch.apply(cands); err == nil {
-		if ch.skip {
-			out.accepted, out.files = cands, files
-			return out
+		if !ch.skip {
+			allWhy = ch.passes(files)
 		}
-		if allWhy = ch.passes(files); allWhy == "" {
+		if allWhy == "" {
 			out.accepted, out.files = cands, files
 			return out
 		}
@@ -239,8 +225,7 @@ func (ch *vetCheck) passes(files map[string][]byte) string {
 	if len(problems) == 0 {
 		return ch.testsPass(files)
 	}
-	if !ch.based {
-		ch.based = true
+	if ch.baseline == nil {
 		base, _ := ch.vet(nil)
 		ch.baseline = map[string]int{}
 		for _, p := range base {
@@ -363,12 +348,10 @@ func (ch *vetCheck) vet(files map[string][]byte) ([]problem, error) {
 	}
 	var ps []problem
 	for _, line := range strings.Split(out, "\n") {
-		m := vetLine.FindStringSubmatch(strings.TrimSpace(line))
-		if m == nil {
-			continue
+		if m := vetLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			ps = append(ps, problem{file: m[1], line: n, msg: m[4]})
 		}
-		n, _ := strconv.Atoi(m[2])
-		ps = append(ps, problem{file: m[1], line: n, msg: m[4]})
 	}
 	if len(ps) == 0 {
 		return []problem{{msg: strings.TrimSpace(out)}}, nil

@@ -49,9 +49,8 @@ func fix(found []finding, o options) int {
 	done := 0
 	var rewritten map[*finding]bool
 	var declined map[*finding]string
-	measured := map[string]*before{}
 	for round := 1; ; round++ {
-		rewritten, declined = fixRound(found, o, changed, measured)
+		rewritten, declined = fixRound(found, o, changed)
 		if len(rewritten) == 0 || round == maxRounds {
 			break
 		}
@@ -108,11 +107,10 @@ func fix(found []finding, o options) int {
 }
 
 // fixRound decides the fixes of found, package by package, over the
-// files earlier rounds changed (changed, updated in place), with what
-// each package's files on disk gave in earlier rounds (measured). A candidate
+// files earlier rounds changed (changed, updated in place). A candidate
 // the check declined is checked again in the next round: the fixes kept
 // since may be what it needed.
-func fixRound(found []finding, o options, changed map[string][]byte, measured map[string]*before) (map[*finding]bool, map[*finding]string) {
+func fixRound(found []finding, o options, changed map[string][]byte) (map[*finding]bool, map[*finding]string) {
 	byPkg := map[*packages.Package][]*candidate{}
 	var order []*packages.Package
 	rewritten := map[*finding]bool{}
@@ -136,10 +134,7 @@ func fixRound(found []finding, o options, changed map[string][]byte, measured ma
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].PkgPath < order[j].PkgPath })
 	for _, pkg := range order {
-		if measured[pkg.PkgPath] == nil {
-			measured[pkg.PkgPath] = &before{}
-		}
-		ch := &vetCheck{pkg: pkg, tags: o.tags, skip: o.noCheck, runTests: o.tests, base: changed, before: measured[pkg.PkgPath]}
+		ch := &vetCheck{pkg: pkg, tags: o.tags, skip: o.noCheck, runTests: o.tests, base: changed}
 		out := ch.decide(byPkg[pkg])
 		for _, c := range out.accepted {
 			rewritten[c.f] = true

@@ -50,7 +50,7 @@ func TestClearing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ch := &vetCheck{pkg: &packages.Package{GoFiles: []string{filepath.Join(dir, "x.go")}}, before: &before{}}
+	ch := &vetCheck{pkg: &packages.Package{GoFiles: []string{filepath.Join(dir, "x.go")}}}
 	for _, c := range []struct {
 		failing []string
 		want    bool
