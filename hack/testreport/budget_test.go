@@ -15,19 +15,11 @@ import (
 // package; the same run within the budget passes.
 func TestBudgetFailsWhenATestSleepsPastIt(t *testing.T) {
 	mod := t.TempDir()
-	for name, text := range map[string]string{
+	writeTree(t, mod, map[string]string{
 		"go.mod":            "module example.com/slow\n\ngo 1.26\n",
 		"slow_test.go":      "package slow\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSleeps(t *testing.T) { time.Sleep(2 * time.Second) }\n",
 		"fast/fast_test.go": "package fast\n\nimport \"testing\"\n\nfunc TestFast(t *testing.T) {}\n",
-	} {
-		p := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	start := time.Now().Unix()
 	cmd := exec.Command("go", "test", "-json", "-count=1", "./...")
 	cmd.Dir = mod
@@ -84,5 +76,19 @@ func TestBudgetFailsWhenATestSleepsPastIt(t *testing.T) {
 	writeState("cache=warm\n")
 	if out, code := budget(); code != 2 || !strings.Contains(out, "no start=") {
 		t.Errorf("a state without its start: exit %d\n%s", code, out)
+	}
+}
+
+// writeTree writes files (path → text) under root, making their folders.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

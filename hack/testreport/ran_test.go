@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,30 +11,15 @@ import (
 // somewhere the check passes.
 func TestRanNamesTheTestNoRunPassed(t *testing.T) {
 	root := t.TempDir()
-	for name, text := range map[string]string{
+	writeTree(t, root, map[string]string{
 		"go.mod":               "module example.com/m\n\ngo 1.26\n",
 		"a/a_test.go":          "package a_test\n\nimport \"testing\"\n\nfunc TestFast(t *testing.T) {}\n\nfunc TestSlow(t *testing.T) {}\n\nfunc Testable() {}\n\nconst fixture = `\nfunc TestInFixture(t *testing.T) {}\n`\n",
 		"a/testdata/x_test.go": "package x\n\nimport \"testing\"\n\nfunc TestIgnored(t *testing.T) {}\n",
 		"sub/go.mod":           "module example.com/sub\n\ngo 1.26\n",
 		"sub/b_test.go":        "package sub\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
-	} {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	reports := t.TempDir()
-	write := func(run, list string) {
-		if err := os.MkdirAll(filepath.Join(reports, run), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(reports, run, "tests.txt"), []byte(list), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(run, list string) { writeTree(t, reports, map[string]string{run + "/tests.txt": list}) }
 	write("test", "example.com/m/a TestFast pass\nexample.com/sub TestB pass\nexample.com/m/a TestSlow skip\n")
 	var out strings.Builder
 	if code := ranMain([]string{"-root", root, "-reports", reports}, &out); code != 1 || !strings.Contains(out.String(), "1 of the 3 tests") || !strings.Contains(out.String(), "example.com/m/a TestSlow") {
