@@ -75,6 +75,11 @@ type cacheEntry struct {
 	// fightUntil ends the backoff of the last (fight.go).
 	fights     int
 	fightUntil time.Time
+	// content is what the object held at resourceVersion apart from its
+	// version and managedFields (content), kept where the cache strips
+	// managedFields: a later version with the same content is a write of
+	// ownership alone.
+	content string
 }
 
 // len is the number of objects remembered.
@@ -87,13 +92,13 @@ func (c *skipCache) len() int {
 	return len(c.entries)
 }
 
-func (c *skipCache) record(k cacheKey, hash string, obj client.Object, owned uint64) {
+func (c *skipCache) record(k cacheKey, hash string, obj client.Object, owned uint64, content string) {
 	if c == nil {
 		return
 	}
 	now := time.Now()
 	c.mu.Lock()
-	e := cacheEntry{hash: hash, resourceVersion: version(obj), uid: obj.GetUID(), at: now, owned: owned}
+	e := cacheEntry{hash: hash, resourceVersion: version(obj), uid: obj.GetUID(), at: now, owned: owned, content: content}
 	if old, ok := c.entries[k]; ok && old.hash == hash && old.uid == e.uid {
 		e.fights, e.fightUntil = old.fights, old.fightUntil // a fight goes on until an answer holds the intent
 	}
@@ -173,7 +178,13 @@ func (c *skipCache) seen(k cacheKey) bool {
 // a doubt costs one no-op apply, never a wrong skip. A Preview decides
 // the same way and remembers nothing of what it learns: no entry, no new
 // version of one.
-func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *intent, o *options) bool {
+func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *intent, o *options, strip bool) bool {
+	seal := func(obj client.Object) string { // the content a stripped cache's later copies are told apart by
+		if strip {
+			return content(obj)
+		}
+		return ""
+	}
 	var e cacheEntry
 	ok := false
 	if c != nil {
@@ -185,7 +196,7 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		// Nothing remembered (a restart), but the live object and this
 		// manager's managedFields show the apply would change nothing.
 		if o.preview == nil {
-			c.record(k, hash, live, ownedHash(live, k.manager, k.subresource))
+			c.record(k, hash, live, ownedHash(live, k.manager, k.subresource), seal(live))
 		}
 		return true
 	}
@@ -213,12 +224,19 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		// A cache that strips managedFields (APIReader): no ownership to
 		// read, only values. What the answer to our apply recorded stands
 		// for ownership; a changed intent is never decided here (its hash
-		// differs).
+		// differs). A new version that changed nothing else is a write of
+		// ownership alone — a managedFields reset (repairReset), another
+		// manager's apply of the same values —, unseen here: the apply is
+		// sent, and its answer shows it (one request per such write).
+		now := content(live)
+		if now == "" || now == e.content {
+			return false
+		}
 		if o.schema != nil && !mergeIsNoop(*o.schema, live, in.object()) || o.schema == nil && !satisfies(live, in.object().Object) {
 			return false
 		}
 		if o.preview == nil {
-			c.touch(k, hash, version(live))
+			c.touch(k, hash, version(live), now)
 		}
 		return true
 	}
@@ -231,7 +249,7 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 	}
 	if e.owned != 0 && cur == e.owned && satisfies(live, in.object().Object) {
 		if o.preview == nil {
-			c.touch(k, hash, version(live))
+			c.touch(k, hash, version(live), seal(live))
 		}
 		return true
 	}
@@ -246,7 +264,7 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 			return false
 		}
 		if o.preview == nil {
-			c.record(k, hash, live, cur)
+			c.record(k, hash, live, cur, seal(live))
 		}
 		return true
 	}
@@ -258,7 +276,7 @@ func (c *skipCache) fresh(k cacheKey, hash string, live client.Object, in *inten
 		return false
 	}
 	if o.preview == nil {
-		c.touch(k, hash, version(live))
+		c.touch(k, hash, version(live), seal(live))
 	}
 	return true
 }
@@ -339,13 +357,13 @@ func (c *skipCache) rejected(k cacheKey, hash string, live client.Object) *Immut
 }
 
 // touch moves an entry to the live resourceVersion, its intent unchanged.
-func (c *skipCache) touch(k cacheKey, hash, rv string) {
+func (c *skipCache) touch(k cacheKey, hash, rv, content string) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	if cur, ok := c.entries[k]; ok && cur.hash == hash {
-		cur.resourceVersion = rv
+		cur.resourceVersion, cur.content = rv, content
 		c.entries[k] = cur
 	}
 	c.mu.Unlock()

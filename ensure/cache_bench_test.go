@@ -27,7 +27,7 @@ func BenchmarkSkipCacheMemory(b *testing.B) {
 		gvk := schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}
 		for j := 0; j < n; j++ {
 			k := cacheKey{gvk: gvk, namespace: fmt.Sprintf("project-%d", j), name: "project-member", manager: "kargo-controller"}
-			c.record(k, "0123456789abcdef0123456789abcdef", objAt(fmt.Sprintf("%d", 100000+j), "0b5a4f9e-7d3c-4b1a-9e2f-1c6d8a7b3e54"), uint64(j+1))
+			c.record(k, "0123456789abcdef0123456789abcdef", objAt(fmt.Sprintf("%d", 100000+j), "0b5a4f9e-7d3c-4b1a-9e2f-1c6d8a7b3e54"), uint64(j+1), "")
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
@@ -58,9 +58,9 @@ func BenchmarkIntent(b *testing.B) {
 func TestForgetObject(t *testing.T) {
 	c := newSkipCache("", defaultTTL)
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", objAt("1", "u1"), 0)
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", objAt("1", "u1"), 0)
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", objAt("1", "u1"), 0)
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m"}, "h", objAt("1", "u1"), 0, "")
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "x", manager: "m", subresource: "status"}, "h", objAt("1", "u1"), 0, "")
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "y", manager: "m"}, "h", objAt("1", "u1"), 0, "")
 	c.forgetObject("a", "x")
 	if c.len() != 1 {
 		t.Fatalf("%d entries left, want only a/y", c.len())
@@ -79,15 +79,15 @@ func TestEntriesExpire(t *testing.T) {
 	c := newSkipCache("", time.Millisecond)
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 	for i := 0; i < 1023; i++ {
-		c.record(cacheKey{gvk: gvk, namespace: "a", name: fmt.Sprint(i), manager: "m"}, "h", objAt("1", "u"), 0)
+		c.record(cacheKey{gvk: gvk, namespace: "a", name: fmt.Sprint(i), manager: "m"}, "h", objAt("1", "u"), 0, "")
 	}
 	k := cacheKey{gvk: gvk, namespace: "a", name: "0", manager: "m"}
 	time.Sleep(5 * time.Millisecond)
 	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}}
-	if c.fresh(k, "h", objAt("1", "u"), desired, newOptions(nil, nil)) {
+	if c.fresh(k, "h", objAt("1", "u"), desired, newOptions(nil, nil), false) {
 		t.Error("an expired entry skipped")
 	}
-	c.record(cacheKey{gvk: gvk, namespace: "a", name: "new", manager: "m"}, "h", objAt("1", "u"), 0)
+	c.record(cacheKey{gvk: gvk, namespace: "a", name: "new", manager: "m"}, "h", objAt("1", "u"), 0, "")
 	if c.len() != 1 {
 		t.Fatalf("%d entries after the sweep, want only the new one", c.len())
 	}
@@ -98,12 +98,12 @@ func TestEntriesExpire(t *testing.T) {
 func TestEntryVouchesForItsUIDOnly(t *testing.T) {
 	c := newSkipCache("", defaultTTL)
 	k := cacheKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "a", name: "x", manager: "m"}
-	c.record(k, "h", objAt("7", "uid-cluster-a"), 0)
+	c.record(k, "h", objAt("7", "uid-cluster-a"), 0, "")
 	desired := &intent{u: &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}}
-	if !c.fresh(k, "h", objAt("7", "uid-cluster-a"), desired, newOptions(nil, nil)) {
+	if !c.fresh(k, "h", objAt("7", "uid-cluster-a"), desired, newOptions(nil, nil), false) {
 		t.Fatal("the same object at the same resourceVersion did not skip")
 	}
-	if c.fresh(k, "h", objAt("7", "uid-cluster-b"), desired, newOptions(nil, nil)) {
+	if c.fresh(k, "h", objAt("7", "uid-cluster-b"), desired, newOptions(nil, nil), false) {
 		t.Error("a namesake with another UID and the same resourceVersion skipped")
 	}
 }
@@ -133,8 +133,8 @@ func BenchmarkFreshMovedOn(b *testing.B) {
 	owned := ownedHash(rb, "m", "")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		c.record(k, "h", objAt("1", "u1"), owned) // our apply answered at version 1
-		if !c.fresh(k, "h", rb, in, o) {
+		c.record(k, "h", objAt("1", "u1"), owned, "") // our apply answered at version 1
+		if !c.fresh(k, "h", rb, in, o, false) {
 			b.Fatal("not fresh")
 		}
 	}

@@ -45,8 +45,11 @@ import (
 //
 // An object read without managedFields (a cache that strips them, a fake
 // client that keeps none) says nothing of what the manager owns, and an
-// apply of the changed fields alone could prune the rest: the Update the
-// code did is sent instead, under the field manager.
+// apply of the changed fields alone could prune the rest: when the code
+// changed something, the ownership is read from c's APIReader (an
+// ensure.Client given one: one GET per write, none when nothing changed),
+// and without a reader the Update the code did is sent instead, under the
+// field manager.
 func ApplyChanges(ctx context.Context, c client.Client, before, after client.Object, opts ...ApplyOption) (Result, error) {
 	o := newOptions(c, opts)
 	gvk, err := apiutil.GVKForObject(after, c.Scheme())
@@ -67,16 +70,6 @@ func ApplyChanges(ctx context.Context, c client.Client, before, after client.Obj
 		applyTotal.WithLabelValues(metricsNameOf(c), gvk.Kind, l).Inc()
 		return res, err
 	}
-	if len(before.GetManagedFields()) == 0 {
-		rv := after.GetResourceVersion()
-		if err := c.Update(ctx, after, client.FieldOwner(o.fieldManager)); err != nil {
-			return label("", err)
-		}
-		if after.GetResourceVersion() == rv {
-			return label(Unchanged, nil)
-		}
-		return label(Configured, nil)
-	}
 	tb, err := typedOf(*o.schema, before)
 	if err != nil {
 		return "", err
@@ -90,8 +83,17 @@ func ApplyChanges(ctx context.Context, c client.Client, before, after client.Obj
 		return "", fmt.Errorf("ensure: comparing %s %s with the object read: %w", gvk.Kind, after.GetName(), err)
 	}
 	changed := mainFields(cmp.Added.Union(cmp.Modified))
+	entries := before.GetManagedFields()
+	if len(entries) == 0 {
+		if changed.Empty() && mainFields(cmp.Removed).Empty() {
+			return label(Skipped, nil)
+		}
+		if entries = ownershipOf(ctx, c, before); len(entries) == 0 {
+			return updated(ctx, c, after, o, label)
+		}
+	}
 	owned := &fieldpath.Set{}
-	for _, e := range before.GetManagedFields() {
+	for _, e := range entries {
 		if e.Manager != o.fieldManager || e.Operation != metav1.ManagedFieldsOperationApply || e.Subresource != "" || e.FieldsV1 == nil {
 			continue
 		}
@@ -140,6 +142,33 @@ func ApplyChanges(ctx context.Context, c client.Client, before, after client.Obj
 		if conflict := asConflict(err); conflict != nil {
 			return label("", conflict)
 		}
+		return label("", err)
+	}
+	if after.GetResourceVersion() == rv {
+		return label(Unchanged, nil)
+	}
+	return label(Configured, nil)
+}
+
+// ownershipOf is the managedFields of before read from the client's
+// APIReader, for an object read where the cache strips them: nil without
+// a reader, on error, or when the API server's object is not the one read.
+func ownershipOf(ctx context.Context, c client.Client, before client.Object) []metav1.ManagedFieldsEntry {
+	full, ok := before.DeepCopyObject().(client.Object)
+	if !ok {
+		return nil
+	}
+	if read, err := fromAPIServer(ctx, c, full); !read || err != nil || full.GetUID() != before.GetUID() {
+		return nil
+	}
+	return full.GetManagedFields()
+}
+
+// updated is ApplyChanges without ownership to tell the manager's fields
+// from others': the Update the code did, under the field manager.
+func updated(ctx context.Context, c client.Client, after client.Object, o *options, label func(Result, error) (Result, error)) (Result, error) {
+	rv := after.GetResourceVersion()
+	if err := c.Update(ctx, after, client.FieldOwner(o.fieldManager)); err != nil {
 		return label("", err)
 	}
 	if after.GetResourceVersion() == rv {

@@ -82,6 +82,13 @@ type apiReader struct{ r client.Reader }
 
 func (a apiReader) setClient(c *clientConfig) { c.apiReader = a.r }
 
+// hasAPIReader reports whether c was given an APIReader: its cache strips
+// managedFields.
+func hasAPIReader(c client.Client) bool {
+	ec := stateOf(c)
+	return ec != nil && ec.apiReader != nil
+}
+
 // fromAPIServer reads obj (by its name and namespace) again from c's
 // APIReader, managedFields and all, where the cache strips them. ok is
 // false when c has no reader: obj is as it was.

@@ -296,6 +296,13 @@ type plan struct {
 	resourceVersion string
 	entries         []metav1.ManagedFieldsEntry
 	mem             *skipCache // the client's memory; nil remembers nothing
+	// blind: the object was decided on its first sight without
+	// managedFields (a stripping cache, no APIReader): its repair is made
+	// on the answer to the apply, which has them.
+	blind bool
+	// stripped: the cache strips managedFields; what is remembered keeps
+	// the object's content (cacheEntry.content).
+	stripped bool
 }
 
 // apply is one Ensure call: decide whether a request is needed at all;
@@ -318,6 +325,9 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 			// An entry at a version the REST mapper still thought served.
 			err = resendRestamped(ctx, c, obj, p, o, gv)
 		}
+	}
+	if err == nil && p.blind && o.preview == nil {
+		err = repairAnswered(ctx, c, obj, p, o)
 	}
 	if err != nil {
 		return failed(ctx, c, obj, p, o, err)
@@ -351,6 +361,19 @@ func apply(ctx context.Context, c client.Client, owner client.Object, in *intent
 	}
 	remember(obj, p, o)
 	return resultOf(obj, p), nil
+}
+
+// repairAnswered makes, on the answer obj to the apply of p, the repair
+// decide could not make on an object read without managedFields: when it
+// moves fields of this controller's former names or of its Update to the
+// apply manager, the apply is sent once more, so that what the intent no
+// longer sets is pruned as it is after a repair made first.
+func repairAnswered(ctx context.Context, c client.Client, obj client.Object, p *plan, o *options) error {
+	rv := obj.GetResourceVersion()
+	if err := repair(ctx, c, p.in, obj, o, p.at.subresource(), true); err != nil || obj.GetResourceVersion() == rv {
+		return err
+	}
+	return send(ctx, c, obj, p, o)
 }
 
 // decide reads the live object from the client's cache (that is free) and
@@ -387,14 +410,18 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 		// has not seen it yet, and its status is applied all the same.
 		p.exists = true
 	}
-	if p.exists && stripped(obj) && !p.mem.seen(p.key) {
+	p.stripped = p.exists && stripped(obj) || !p.exists && hasAPIReader(c)
+	if p.stripped && !p.mem.seen(p.key) {
 		// The cache strips managedFields: on first sight, what follows
-		// needs them (APIReader).
-		if _, err := fromAPIServer(ctx, c, obj); apierrors.IsNotFound(err) {
+		// needs them (APIReader); without a reader, the answer to the
+		// apply shows them (blind).
+		read, err := fromAPIServer(ctx, c, obj)
+		if apierrors.IsNotFound(err) {
 			p.exists = false
 		} else if err != nil {
 			return nil, "", err
 		}
+		p.blind = !read
 	}
 	// Typed reads may come back without apiVersion and kind (the fake
 	// client and client-go's decoder clear them); the comparison below
@@ -433,7 +460,7 @@ func decide(ctx context.Context, c client.Client, owner client.Object, in *inten
 			return nil, "", err
 		}
 	}
-	if p.exists && !o.alwaysSend && p.mem.fresh(p.key, hash, obj, in, o) {
+	if p.exists && !o.alwaysSend && p.mem.fresh(p.key, hash, obj, in, o, p.stripped) {
 		return nil, Skipped, nil
 	}
 	if p.exists {
@@ -568,7 +595,11 @@ func previewed(obj client.Object, p *plan, o *options) (Result, error) {
 
 // remember records the object as the API server answered the apply.
 func remember(obj client.Object, p *plan, o *options) {
-	p.mem.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()))
+	sealed := ""
+	if p.stripped {
+		sealed = content(obj)
+	}
+	p.mem.record(p.key, p.hash, obj, ownedHash(obj, o.fieldManager, p.at.subresource()), sealed)
 }
 
 // resultOf says what the apply, answered with obj, did.

@@ -121,8 +121,8 @@ func TestFreshByManagedFields(t *testing.T) {
 		{"managedFields stripped", live("u1", "other"), false},
 	} {
 		c := newSkipCache("", defaultTTL)
-		c.record(k, "h", objAt("1", "u1"), ownedHash(applied, "m", ""))
-		if got := c.fresh(k, "h", tc.live, desired, o); got != tc.want {
+		c.record(k, "h", objAt("1", "u1"), ownedHash(applied, "m", ""), "")
+		if got := c.fresh(k, "h", tc.live, desired, o, stripped(tc.live)); got != tc.want {
 			t.Errorf("%s: fresh = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -221,8 +221,8 @@ func TestPredicateForgetsInItsOwnClient(t *testing.T) {
 	base := fake.NewClientBuilder().Build()
 	mine, theirs := NewClient(base, FieldManager("m")), NewClient(base, FieldManager("m"))
 	for _, c := range []*Client{mine, theirs} {
-		c.cache.record(k, "h", objAt("1", "u1"), 0)
-		c.cache.record(other, "h", objAt("1", "u1"), 0)
+		c.cache.record(k, "h", objAt("1", "u1"), 0, "")
+		c.cache.record(other, "h", objAt("1", "u1"), 0, "")
 	}
 	if !OwnedFieldsChanged(mine, typed.DeducedParseableType).Delete(deleted) {
 		t.Fatal("a delete event was dropped")

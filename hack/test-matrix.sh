@@ -2,7 +2,8 @@
 # make test-matrix: the version matrix's cells and the slow checks make
 # test leaves out (SLOW_TESTS, the benchmark smoke run). The checks that
 # spend their time waiting on API servers (the benchmark smoke run, the
-# soak with a cache that strips managedFields) run beside the ones that
+# soak and the runtime's envtest suite with a cache that strips
+# managedFields) run beside the ones that
 # compile; their output is printed when all are done. Fails if any fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,7 @@ waiting_log=.cache/test-report/matrix-waiting.log
   rc=0
   SSAGEN_REQUIRE_ENVTEST=1 bash hack/test.sh bench bench -count=1 -timeout=20m ./... || rc=1
   SOAK_STRIP=1 bash hack/test.sh soak-strip . -count=1 -timeout=20m -run '^TestSoak$' ./internal/soak || rc=1
+  ENSURE_STRIP=1 SSAGEN_REQUIRE_ENVTEST=1 bash hack/test.sh ensure-strip . -count=1 -timeout=20m -parallel 4 ./internal/ensuretest || rc=1
   exit "$rc"
 ) > "$waiting_log" 2>&1 &
 waiting=$!
@@ -21,6 +23,6 @@ bash hack/mcensure-floor.sh || rc=1
 bash hack/test.sh slow . -count=1 -timeout=25m -run "$SLOW_TESTS" ./internal/soak ./generator ./kubebuilder || rc=1
 wait "$waiting" || rc=1
 echo
-echo "== the benchmark smoke run and the soak with a stripping cache (beside the rest) =="
+echo "== the benchmark smoke run, the soak and the envtest suite with a stripping cache (beside the rest) =="
 cat "$waiting_log"
 exit "$rc"

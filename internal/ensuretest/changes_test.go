@@ -50,7 +50,7 @@ func TestApplyChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		mark := e.counter.Snapshot()
-		got, res, err := corev1ensure.ApplyServiceChanges(ctx, e.c, before, cur, ensure.FieldManager(manager))
+		got, res, err := corev1ensure.ApplyServiceChanges(ctx, e.client(), before, cur, ensure.FieldManager(manager))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -115,7 +115,7 @@ func TestFightingWebhook(t *testing.T) {
 	w.install(t, ctx, e.direct)
 
 	events := record.NewFakeRecorder(10)
-	c := ensure.NewClient(e.c, ensure.FieldManager("fight-controller"), ensure.MetricsName("fight"), ensure.Events(events))
+	c := e.client(ensure.FieldManager("fight-controller"), ensure.MetricsName("fight"), ensure.Events(events))
 	backoff := ensure.FightBackoff(time.Second, 4*time.Second)
 	desired := func() *corev1ac.ConfigMapApplyConfiguration {
 		return corev1ac.ConfigMap("fought", "default").WithLabels(map[string]string{"fight": "on"}).WithData(map[string]string{"mode": "ours"})

@@ -33,7 +33,7 @@ import (
 // it as desired.
 func TestImmutableFields(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.NewClient(e.c)
+	cache := e.client()
 	svc := func(ip string) *corev1ac.ServiceApplyConfiguration {
 		return corev1ac.Service("fixed", "default").WithSpec(corev1ac.ServiceSpec().WithClusterIP(ip).
 			WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
@@ -97,7 +97,7 @@ func TestImmutableFields(t *testing.T) {
 // real refusal is remembered: the next Ensure sends nothing.
 func TestPreviewRemembersNoRefusal(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.NewClient(e.c)
+	cache := e.client()
 	svc := func(ip string) *corev1ac.ServiceApplyConfiguration {
 		return corev1ac.Service("previewed", "default").WithSpec(corev1ac.ServiceSpec().WithClusterIP(ip).
 			WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))

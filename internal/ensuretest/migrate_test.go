@@ -76,7 +76,7 @@ func TestMigrationTakesOnlyOurs(t *testing.T) {
 
 		// (d) The controller restarts (empty skip cache) and ensures an
 		// intent that keeps ours-kept and drops ours-old, twice.
-		cache := ensure.NewClient(e.c)
+		cache := e.client()
 		desired := corev1ac.ConfigMap("shared", "default").WithLabels(map[string]string{"ours-kept": "1"})
 		for i := 0; i < 2; i++ {
 			obj, _, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, desired, ensure.FieldManager(ourManager))

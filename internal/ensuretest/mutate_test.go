@@ -47,7 +47,7 @@ func deployment(d *appsv1.Deployment, owner client.Object, scheme *runtime.Schem
 // annotation and replicas kept, no zero value owned.
 func TestCreateOrUpdateByApply(t *testing.T) {
 	e, ctx := setup(t)
-	c := ensure.NewClient(e.c)
+	c := e.client()
 	scheme := e.c.Scheme()
 	call := func(image string, labels map[string]string) (*appsv1.Deployment, controllerutil.OperationResult, int) {
 		t.Helper()
@@ -148,7 +148,7 @@ func TestCreateOrUpdateByApply(t *testing.T) {
 // goes to the status subresource after the object.
 func TestCreateOrPatchStatusByApply(t *testing.T) {
 	e, ctx := setup(t)
-	c := ensure.NewClient(e.c)
+	c := e.client()
 	call := func(addr string) (*platformv1alpha1.Proxy, controllerutil.OperationResult) {
 		t.Helper()
 		p := &platformv1alpha1.Proxy{ObjectMeta: metav1.ObjectMeta{Name: "edge", Namespace: "default"}}

@@ -93,7 +93,7 @@ func TestMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := gather()
-	cache := ensure.NewClient(e.c, ensure.MetricsName("metrics-test"))
+	cache := e.client(ensure.MetricsName("metrics-test"))
 	for i := 0; i < 3; i++ {
 		obj, _, err := gen.EnsureProxy(ctx, cache, e.owner, proxy("default", 1))
 		if err != nil {

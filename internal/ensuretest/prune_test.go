@@ -32,7 +32,7 @@ import (
 // pruned; never an object the owner does not control.
 func TestPrune(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.NewClient(e.c)
+	cache := e.client()
 	var last client.Object
 	for _, name := range []string{"keep", "drop-1", "drop-2"} {
 		obj, _, err := corev1ensure.EnsureConfigMap(ctx, cache, e.owner, corev1ac.ConfigMap(name, "default").WithData(map[string]string{"k": "v"}))
@@ -129,7 +129,7 @@ func waitCache(t *testing.T, what string, ok func() bool) {
 // and an unlabelled ClusterRole are never touched.
 func TestClusterScopedChildrenOfNamespacedOwner(t *testing.T) {
 	e, ctx := setup(t)
-	cache := ensure.NewClient(e.c)
+	cache := e.client()
 	newSandbox := func(name string) *platformv1alpha1.Sandbox {
 		s := &platformv1alpha1.Sandbox{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
 			Spec: platformv1alpha1.SandboxSpec{PodTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{

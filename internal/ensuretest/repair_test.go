@@ -84,7 +84,7 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	const manager = "cfg-controller"
-	c := ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-reset"))
+	c := e.client(ensure.FieldManager(manager), ensure.MetricsName("repair-reset"))
 	desired := func(name string, data map[string]string) *corev1ac.ConfigMapApplyConfiguration {
 		return corev1ac.ConfigMap(name, "default").WithData(data)
 	}
@@ -116,6 +116,11 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 	if err := e.direct.Patch(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", Namespace: "default"}}, applyPatchOf(t, theirs), client.FieldOwner("other-apply")); err != nil {
 		t.Fatal(err)
 	}
+	e.looks(t, ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", Namespace: "default"}}, func() {
+		if _, res, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, desired("cfg", map[string]string{"a": "1", "b": "2"})); err != nil || res != ensure.Skipped {
+			t.Fatalf("the reconcile after the other writer's key: %s %v, want skipped", res, err)
+		}
+	})
 	before := repairs(t, "repair-reset")
 	live := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg", Namespace: "default"}}
 	resetManagedFields(t, ctx, e.direct, live, "v1", "ConfigMap")
@@ -178,7 +183,7 @@ func TestRepairManagedFieldsReset(t *testing.T) {
 func TestResetThenDrop(t *testing.T) {
 	e, ctx := setup(t)
 	const manager = "px-controller"
-	c := ensure.NewClient(e.c, ensure.FieldManager(manager))
+	c := e.client(ensure.FieldManager(manager))
 	spec := func(hosts ...string) *ac.ProxyApplyConfiguration {
 		return ac.Proxy("reset-drop", "default").WithSpec(ac.ProxySpec().WithReplicas(1).
 			WithListeners(ac.Listener().WithName("http").WithPort(80).WithHostnames(hosts...)))
@@ -204,7 +209,17 @@ func TestResetThenDrop(t *testing.T) {
 	if err := e.direct.Patch(ctx, obj, client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"annotations":{"person":"p"}}}`)), client.FieldOwner("kubectl-edit")); err != nil {
 		t.Fatal(err)
 	}
+	look := func() {
+		if _, _, err := gen.EnsureProxy(ctx, c, e.owner, spec("a.example.com", "b.example.com")); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := gen.EnsureProxyStatus(ctx, c, status("10.0.0.1", "10.0.0.2")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.looks(t, ctx, obj.DeepCopy(), look)
 	resetManagedFields(t, ctx, e.direct, obj, "platform.ssagen.dev/v1alpha1", "Proxy")
+	e.looks(t, ctx, obj.DeepCopy(), look)
 	// The other applier comes back first, then we do, to both endpoints.
 	if err := e.direct.Patch(ctx, obj, applyPatchOf(t, theirs), client.FieldOwner("other-apply")); err != nil {
 		t.Fatal(err)
@@ -296,7 +311,7 @@ func TestRepairStaleAPIVersion(t *testing.T) {
 	}
 	const manager = "proxy-controller"
 	for _, name := range []string{"probe", "plain", "edge", "edge-stale-mapper"} {
-		if _, _, err := gen.EnsureProxy(ctx, ensure.NewClient(e.c, ensure.FieldManager(manager)), e.owner, ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(1))); err != nil {
+		if _, _, err := gen.EnsureProxy(ctx, e.client(ensure.FieldManager(manager)), e.owner, ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(1))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -340,7 +355,7 @@ func TestRepairStaleAPIVersion(t *testing.T) {
 		e.synced(t, ctx, live)
 		before := repairs(t, metricsName)
 		mark := e.counter.Snapshot()
-		obj, _, err := gen.EnsureProxy(ctx, ensure.NewClient(c, ensure.FieldManager(manager), ensure.MetricsName(metricsName)), e.owner,
+		obj, _, err := gen.EnsureProxy(ctx, e.clientOf(c, ensure.FieldManager(manager), ensure.MetricsName(metricsName)), e.owner,
 			ac.Proxy(name, "default").WithSpec(ac.ProxySpec().WithReplicas(2)))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -421,7 +436,7 @@ func TestRepairFormerManagersInOneStep(t *testing.T) {
 	// and its status; the apply prunes the label, the status apply the
 	// addresses, with no second migration.
 	former("edge")
-	c := ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-former"))
+	c := e.client(ensure.FieldManager(manager), ensure.MetricsName("repair-former"))
 	opts := []ensure.ApplyOption{ensure.MigrateFrom(manager+"-v0", manager+"-v1")}
 	mark := e.counter.Snapshot()
 	obj, _, err := gen.EnsureProxy(ctx, c, e.owner, intent("edge"), opts...)
@@ -499,7 +514,7 @@ func TestRepairReusedApplyConfiguration(t *testing.T) {
 	// applied: the other writer's key stays theirs.
 	cm = reused("cfg")
 	b, _ := json.Marshal(cm)
-	c := ensure.NewClient(e.c, ensure.FieldManager(manager), ensure.MetricsName("repair-reused"))
+	c := e.client(ensure.FieldManager(manager), ensure.MetricsName("repair-reused"))
 	mark := e.counter.Snapshot()
 	obj, _, err := corev1ensure.EnsureConfigMap(ctx, c, e.owner, cm)
 	if err != nil {
@@ -547,7 +562,7 @@ func TestRepairReusedApplyConfiguration(t *testing.T) {
 
 	// Through another field manager, nothing in it is that manager's: an
 	// error, never a forced apply of every field.
-	_, _, err = corev1ensure.EnsureConfigMap(ctx, ensure.NewClient(e.c, ensure.FieldManager("renamed")), e.owner, cm)
+	_, _, err = corev1ensure.EnsureConfigMap(ctx, e.client(ensure.FieldManager("renamed")), e.owner, cm)
 	if err == nil || !strings.Contains(err.Error(), "build the configuration anew") {
 		t.Fatalf("an answer with nothing of ours: %v, want the error", err)
 	}
@@ -583,7 +598,7 @@ func TestReusedConfigurationKeepsListItemsApart(t *testing.T) {
 			ac.Listener().WithName("http").WithPort(80).WithHostnames("b.example.com", "c.example.com"),
 			ac.Listener().WithName("admin").WithPort(9000)))
 	}
-	c := ensure.NewClient(e.c, ensure.FieldManager(manager))
+	c := e.client(ensure.FieldManager(manager))
 	if _, _, err := gen.EnsureProxy(ctx, c, e.owner, intent()); err != nil {
 		t.Fatal(err)
 	}
