@@ -36,7 +36,14 @@ const DefaultedAnnotation = "soak.ssagen.io/defaulted"
 type webhook struct {
 	srv   *httptest.Server
 	calls atomic.Int64
+	// fighting is the ConfigMap and the data key the webhook rewrites to
+	// Fought on every write of it that sets the key (the Fight fault);
+	// nil while it does not fight.
+	fighting atomic.Pointer[[2]string]
 }
+
+// Fought is the value the fighting webhook writes.
+const Fought = "fought"
 
 func startWebhook() *webhook {
 	w := &webhook{}
@@ -53,16 +60,23 @@ func (w *webhook) serve(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := &admissionv1.AdmissionResponse{UID: review.Request.UID, Allowed: true}
-	var obj metav1.PartialObjectMetadata
+	var obj corev1.ConfigMap
 	if err := json.Unmarshal(review.Request.Object.Raw, &obj); err == nil {
+		var ops []any
 		if _, ok := obj.Annotations[DefaultedAnnotation]; !ok {
-			var op map[string]any
 			if obj.Annotations == nil {
-				op = map[string]any{"op": "add", "path": "/metadata/annotations", "value": map[string]string{DefaultedAnnotation: "true"}}
+				ops = append(ops, map[string]any{"op": "add", "path": "/metadata/annotations", "value": map[string]string{DefaultedAnnotation: "true"}})
 			} else {
-				op = map[string]any{"op": "add", "path": "/metadata/annotations/" + strings.ReplaceAll(DefaultedAnnotation, "/", "~1"), "value": "true"}
+				ops = append(ops, map[string]any{"op": "add", "path": "/metadata/annotations/" + strings.ReplaceAll(DefaultedAnnotation, "/", "~1"), "value": "true"})
 			}
-			resp.Patch, _ = json.Marshal([]any{op})
+		}
+		if f := w.fighting.Load(); f != nil && obj.Name == f[0] {
+			if _, set := obj.Data[f[1]]; set {
+				ops = append(ops, map[string]any{"op": "replace", "path": "/data/" + f[1], "value": Fought})
+			}
+		}
+		if len(ops) > 0 {
+			resp.Patch, _ = json.Marshal(ops)
 			pt := admissionv1.PatchTypeJSONPatch
 			resp.PatchType = &pt
 		}

@@ -101,6 +101,15 @@ func (o *Object) Apply(manager string, fs Fields) bool {
 	return changed
 }
 
+// Rewrite is a mutating webhook's rewrite of the value at path during a
+// write: the value changes, its owners stay (the API server attributes
+// admission's changes to no one).
+func (o *Object) Rewrite(path, value string) {
+	if f := o.fields[path]; f != nil {
+		f.value = value
+	}
+}
+
 // applyAtomic applies the items fs holds of the atomic list: the same
 // items are shared with their owners, other items replace the whole list.
 // With no item in fs, the list is left to the generic loop (a manager

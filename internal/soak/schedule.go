@@ -27,13 +27,14 @@ const (
 	StaleVersion              // a writer applies a Proxy through a CRD version, which is then removed
 	FormerRelease             // former releases of our controller write with Update under former names
 	Reused                    // our controller reuses an apply configuration an Apply wrote a resourceVersion into
+	Fight                     // a mutating webhook rewrites a field our intent sets, then stops
 	Check                     // a quiet point: reconcile until nothing moves, check
 	kinds
 )
 
 var kindNames = [kinds]string{"intent", "reconcile", "foreign-apply", "foreign-update", "kubectl-apply",
 	"status-write", "edit", "delete", "watch-cut", "restart", "handover", "api-restart",
-	"managed-fields-reset", "stale-version", "former-release", "reused-configuration", "check"}
+	"managed-fields-reset", "stale-version", "former-release", "reused-configuration", "fight", "check"}
 
 func (k Kind) String() string {
 	if k < kinds {
@@ -45,9 +46,9 @@ func (k Kind) String() string {
 // weights are per mille. The API server restart and a CRD version's
 // coming and going cost seconds; the rest tens of milliseconds.
 var weights = [kinds]int{
-	Intent: 145, Reconcile: 190, ForeignApply: 90, ForeignUpdate: 80, KubectlApply: 50,
+	Intent: 145, Reconcile: 175, ForeignApply: 90, ForeignUpdate: 80, KubectlApply: 50,
 	StatusWrite: 70, Edit: 60, Delete: 50, WatchCut: 15, Restart: 40, Handover: 50,
-	APIRestart: 10, Reset: 25, StaleVersion: 10, FormerRelease: 25, Reused: 20, Check: 70,
+	APIRestart: 10, Reset: 25, StaleVersion: 10, FormerRelease: 25, Reused: 20, Fight: 15, Check: 70,
 }
 
 // Op is one operation of the schedule. Everything it does is drawn from

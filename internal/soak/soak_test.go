@@ -3,11 +3,13 @@ package soak_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/ssagen/ssagen/ensure"
@@ -167,7 +170,7 @@ func runSoak(t *testing.T, seed uint64, ops int, d time.Duration) soak.Report {
 	if err := r.direct.Create(ctx, r.owner); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 3; i++ {
+	for i := 0; i < configMaps; i++ {
 		r.children = append(r.children, &child{name: fmt.Sprintf("cm-%d", i), model: soak.NewObject()})
 	}
 	for i := 0; i < 2; i++ {
@@ -401,10 +404,119 @@ func (r *run) execute(op soak.Op) {
 		r.reusedApplies++
 		r.reconcile(op.String()+" (reused)", ch)
 		ch.reused = nil
+	case soak.Fight:
+		r.fight(op, note)
 	case soak.Check:
 		global("quiet point")
 		r.quiet(op.String())
 	}
+}
+
+// fight is the Fight fault (issue 50): a mutating webhook starts
+// rewriting a data key of a ConfigMap child on every write that sets it,
+// and our intent for that key changes. The leader's apply is answered
+// rewritten: a fight, counted once in ssagen_fights_total and recorded
+// as one FieldFight event. Within the backoff the leader sends nothing
+// more for that intent, even after another writer's change. The webhook
+// stops; the first reconcile after the backoff sends the intent, which
+// the answer holds. Every request of it is asserted.
+func (r *run) fight(op soak.Op, note func(string, ...any)) {
+	ch := r.children[op.Child%configMaps]
+	rp := r.replicas[r.leader]
+	if !r.synced(rp) {
+		note("%s: the leader's cache is not synced, no fight", ch.name)
+		return
+	}
+	r.reconcile(op.String()+" (before)", ch) // the child as our intent has it, created if gone
+	if r.failed {
+		return
+	}
+	keys := slices.Sorted(maps.Keys(ch.intent.data))
+	key := keys[op.Rand().IntN(len(keys))]
+	data := maps.Clone(ch.intent.data)
+	data[key] = "f" + strconv.Itoa(op.N)
+	ch.prev, ch.intent = ch.intent, intent{data: data}
+	note("%s: a webhook rewrites data.%s, which the intent sets to %s", ch.name, key, data[key])
+	r.web.fighting.Store(&[2]string{ch.name, key})
+	defer r.web.fighting.Store(nil)
+	field := ".data." + key
+	fights, events := fightsOf(rp.name, field), rp.events.count("FieldFight")
+	want, before := ch.fields(r.owner), r.requests()
+	res, err := r.ensureOne(rp, ch)
+	if err != nil || res == ensure.Skipped || r.requests() != before+1 {
+		r.violation(ch, "%s: the apply of the new intent of %s: %s (%v) with %d requests, want one apply", op, ch.name, res, err, r.requests()-before)
+		return
+	}
+	r.rep.Changes++
+	ch.decidedBy(rp.client)
+	ch.model.Apply(ours, want)
+	ch.model.Rewrite("data."+key, Fought)
+	// Within the backoff: nothing sent, even once another writer changed
+	// the object.
+	v := strconv.Itoa(op.N)
+	r.must(labelAs(r.ctx, r.direct, ch, otherOp, "other-operator", v), "%s updating %s", otherOp, ch.name)
+	ch.model.Update(otherOp, map[string]*string{"metadata.labels.other-operator": &v})
+	before = r.requests()
+	for i := 0; i < 2; i++ {
+		if res, err := r.ensureOne(rp, ch); err != nil || res != ensure.Skipped {
+			r.violation(ch, "%s: within the fight's backoff, %s: %s (%v), want skipped", op, ch.name, res, err)
+			return
+		}
+	}
+	if n := r.requests() - before; n != 0 {
+		r.violation(ch, "%s: within the fight's backoff %d requests, want none", op, n)
+		return
+	}
+	if d, e := fightsOf(rp.name, field)-fights, rp.events.count("FieldFight")-events; d != 1 || e != 1 {
+		r.violation(ch, "%s: the fight over %s counted %v times and recorded %d events, want once each", op, field, d, e)
+		return
+	}
+	// The webhook stops; after the backoff the intent is sent, and holds.
+	r.web.fighting.Store(nil)
+	time.Sleep(fightFirst)
+	before = r.requests()
+	if res, err := r.ensureOne(rp, ch); err != nil || res == ensure.Skipped || r.requests() != before+1 {
+		r.violation(ch, "%s: after the fight and its backoff, %s: %s (%v) with %d requests, want one apply", op, ch.name, res, err, r.requests()-before)
+		return
+	}
+	r.rep.Changes++
+	ch.decidedBy(rp.client)
+	ch.model.Apply(ours, want)
+}
+
+// configMaps is how many of the children, the first ones, are ConfigMaps.
+const configMaps = 3
+
+// metricsRegistry holds the runtime's metrics for the soak's checks.
+var metricsRegistry = sync.OnceValue(func() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	if err := ensure.RegisterMetrics(reg); err != nil {
+		panic(err)
+	}
+	return reg
+})
+
+// fightsOf is ssagen_fights_total of client name's fights over field.
+func fightsOf(name, field string) float64 {
+	families, err := metricsRegistry().Gather()
+	if err != nil {
+		return -1
+	}
+	for _, f := range families {
+		if f.GetName() != "ssagen_fights_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["client"] == name && labels["field"] == field {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
 }
 
 func keysOfChanges(changes map[string]*string) []string {

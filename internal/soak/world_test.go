@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -156,12 +157,12 @@ func (c *child) ensure(ctx context.Context, cl *ensure.Client, owner *platformv1
 	if c.reused != nil && c.reusedFor == c.intent.String() {
 		desired = c.reused
 	}
-	migrate := ensure.MigrateFrom(formerV0, formerV1)
+	migrate, backoff := ensure.MigrateFrom(formerV0, formerV1), ensure.FightBackoff(fightFirst, fightMax)
 	if !c.proxy {
-		_, res, err := coreensure.EnsureConfigMap(ctx, cl, owner, desired.(*corev1ac.ConfigMapApplyConfiguration), migrate)
+		_, res, err := coreensure.EnsureConfigMap(ctx, cl, owner, desired.(*corev1ac.ConfigMapApplyConfiguration), migrate, backoff)
 		return res, err
 	}
-	_, res, err := apiensure.EnsureProxy(ctx, cl, owner, desired.(*ac.ProxyApplyConfiguration), migrate)
+	_, res, err := apiensure.EnsureProxy(ctx, cl, owner, desired.(*ac.ProxyApplyConfiguration), migrate, backoff)
 	return res, err
 }
 
@@ -241,6 +242,7 @@ type replica struct {
 	name    string
 	cache   cache.Cache
 	client  *ensure.Client
+	events  *eventLog // what its client recorded
 	faults  *watchFaults
 	cancel  context.CancelFunc
 	stopped chan struct{}
@@ -261,7 +263,7 @@ func newScheme() *runtime.Scheme {
 // config (through a watch fault injector), a client reading from them, and
 // a fresh ensure.Client.
 func startReplica(ctx context.Context, name string, counted *rest.Config, scheme *runtime.Scheme) (*replica, error) {
-	r := &replica{name: name, faults: &watchFaults{}, stopped: make(chan struct{})}
+	r := &replica{name: name, faults: &watchFaults{}, stopped: make(chan struct{}), events: &eventLog{}}
 	ctx, r.cancel = context.WithCancel(ctx)
 	var err error
 	opts := cache.Options{Scheme: scheme, DefaultNamespaces: map[string]cache.Config{ns: {}}}
@@ -292,7 +294,7 @@ func startReplica(ctx context.Context, name string, counted *rest.Config, scheme
 		r.stop()
 		return nil, err
 	}
-	copts := []ensure.ClientOption{ensure.FieldManager(ours), ensure.MetricsName(name)}
+	copts := []ensure.ClientOption{ensure.FieldManager(ours), ensure.MetricsName(name), ensure.Events(r.events)}
 	if stripMode {
 		reader, err := client.New(counted, client.Options{Scheme: scheme})
 		if err != nil {
@@ -304,6 +306,39 @@ func startReplica(ctx context.Context, name string, counted *rest.Config, scheme
 	r.client = ensure.NewClient(c, copts...)
 	return r, nil
 }
+
+// eventLog is a replica's event recorder: the reasons of the events its
+// client recorded.
+type eventLog struct {
+	mu      sync.Mutex
+	reasons []string
+}
+
+func (l *eventLog) Eventf(_ runtime.Object, _, reason, _ string, _ ...any) {
+	l.mu.Lock()
+	l.reasons = append(l.reasons, reason)
+	l.mu.Unlock()
+}
+
+// count is the number of events recorded with reason.
+func (l *eventLog) count(reason string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, r := range l.reasons {
+		if r == reason {
+			n++
+		}
+	}
+	return n
+}
+
+// Fights' backoff in the soak: short, so that the Fight fault waits it
+// out (the defaults are 10 s and 5 min).
+const (
+	fightFirst = 2 * time.Second
+	fightMax   = 8 * time.Second
+)
 
 // stripMode runs the replicas with informer caches that strip
 // managedFields (SOAK_STRIP=1) and an APIReader, as operators that save
