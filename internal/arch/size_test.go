@@ -9,15 +9,18 @@ import (
 	"testing"
 )
 
-// vetLines caps the hand-written Go of vet/ (tests and testdata aside):
-// its size when issue 48 asked the engine to shrink while coverage grows.
-// A rule that needs more lines takes them from another.
-const vetLines = 11034
+// vetLines caps the hand-written code of vet/ (tests and testdata aside;
+// lines that are blank or only a comment do not count): its size when
+// issue 48 asked the engine to shrink while coverage grows (11,034 lines
+// in all then, 8,814 of them code). A rule that needs more lines takes
+// them from another. Comments are not counted: splitting a function into
+// named steps, as TestFunctionLength asks, costs a doc comment a step.
+const vetLines = 8815
 
-// checkLines caps vet/internal/check, what several analyzers share. Issue
-// 48 asks under 2,000; this is where the intent rule left it, and the cap
-// only comes down.
-const checkLines = 4006
+// checkLines caps vet/internal/check, what several analyzers share,
+// counting every line: issue 48 asks under 2,000. Each fix lives in the
+// package of the analyzer that reports it; the cap only comes down.
+const checkLines = 1960
 
 // TestVetSize: vet/ and vet/internal/check stay within their caps.
 func TestVetSize(t *testing.T) {
@@ -36,10 +39,9 @@ func TestVetSize(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		n := bytes.Count(b, []byte("\n"))
-		total += n
+		total += codeLines(b)
 		if filepath.Dir(filepath.ToSlash(path)) == "../../vet/internal/check" {
-			check += n
+			check += bytes.Count(b, []byte("\n"))
 		}
 		return nil
 	})
@@ -47,7 +49,7 @@ func TestVetSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	if total > vetLines {
-		t.Errorf("vet/ is %d lines of Go, more than %d: make a rule general enough to replace another", total, vetLines)
+		t.Errorf("vet/ is %d lines of code, more than %d: make a rule general enough to replace another", total, vetLines)
 	}
 	if check > checkLines {
 		t.Errorf("vet/internal/check is %d lines, more than %d: move what one analyzer uses into its package", check, checkLines)
@@ -55,4 +57,16 @@ func TestVetSize(t *testing.T) {
 	if total < 5000 || check < 1000 {
 		t.Fatalf("only %d lines under vet/ (%d in check): the walk is looking in the wrong place", total, check)
 	}
+}
+
+// codeLines counts the lines of src that are neither blank nor only a
+// line comment.
+func codeLines(src []byte) int {
+	n := 0
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		if l := bytes.TrimSpace(line); len(l) > 0 && !bytes.HasPrefix(l, []byte("//")) {
+			n++
+		}
+	}
+	return n
 }

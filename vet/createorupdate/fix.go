@@ -45,7 +45,7 @@ func (p pass) fix(call *ast.CallExpr, name string, stack []ast.Node) ([]analysis
 	var callee string
 	if t := p.TypesInfo.TypeOf(call.Args[2]); kindName == contract.CreateOrUpdateFunc && t != nil {
 		// The kind's own, with its merge schema, where ssagen generated it.
-		if h := p.KindHelper(t, contract.CreateOrUpdate); h != nil {
+		if h, _ := p.KindHelper(t, contract.CreateOrUpdate); h != nil {
 			callee = f.Qualify(h.Pkg(), "") + "." + h.Name()
 		}
 	}

@@ -73,7 +73,7 @@ func (t Targets) Of(d analysis.Diagnostic) Target {
 // (Ensure<Kind>Status with status): no kind when the finding's type is
 // not a kind's (client.Object, unstructured).
 func Ensures(kind string, status bool) Target {
-	if genericKind(kind) {
+	if GenericKind(kind) {
 		kind = ""
 	}
 	return Target{Kind: kind, Status: status}
@@ -82,7 +82,7 @@ func Ensures(kind string, status bool) Target {
 // Finding is a diagnostic with the helper its fix names.
 type Finding struct {
 	analysis.Diagnostic
-	target Target
+	Target Target
 }
 
 // NewFinding builds a diagnostic: what goes wrong at run time, then the fix,
@@ -101,11 +101,7 @@ func (d Finding) Fixed(fixes []analysis.SuggestedFix, why string) Finding {
 
 // result.
 func (p *Pass) ReportFinding(d Finding) {
-	if s := p.seamAt[d.Pos]; s != nil {
-		p.held = append(p.held, &seamSite{d, s}) // reported with the seam's other sites
-		return
-	}
-	p.result.Targets[TargetKey{d.Pos, d.Category}] = d.target
+	p.result.Targets[TargetKey{d.Pos, d.Category}] = d.Target
 	p.Report(d.Diagnostic)
 }
 
@@ -114,4 +110,23 @@ func (p *Pass) ReportFinding(d Finding) {
 func (p *Pass) ResultOfAnalyzer(a *analysis.Analyzer) *Result {
 	r, _ := p.ResultOf[a].(*Result)
 	return r
+}
+
+// SeamInfo is what the driver needs to make the tests' stubs of a seam
+// follow: the field's name, and the types of the helper's signature.
+type SeamInfo struct {
+	Field   string
+	Params  []TypeRef // context, client, owner, desired, options (variadic)
+	Results []TypeRef // object, result, error
+	// Runtime is the import path of ssagen's runtime (for Created,
+	// Unchanged), Object the object type the stubs assert on.
+	Runtime string
+	Object  TypeRef
+}
+
+// TypeRef is a type as a test file spells it: [*]pkg.Name, or a
+// predeclared Name when Path is "".
+type TypeRef struct {
+	Path, Pkg, Name string
+	Pointer         bool
 }

@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// builder turns a composite literal of a typed struct into the builder
+// Builder turns a composite literal of a typed struct into the builder
 // chain of ac (the apply configuration for it); ok is false when some
 // field cannot be carried over mechanically.
-func (f *Fixer) builder(lit *ast.CompositeLit, ac *types.Named, top bool) (string, bool) {
+func (f *Fixer) Builder(lit *ast.CompositeLit, ac *types.Named, top bool) (string, bool) {
 	acPkg := ac.Obj().Pkg()
 	ctorName := strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
 	// The constructor's arity: from its signature when the package is
@@ -82,9 +82,9 @@ func (f *Fixer) objectMeta(ac *types.Named, value ast.Expr) (name, namespace str
 		}
 		switch mkey.Name {
 		case "Name":
-			name = f.node(mkv.Value)
+			name = f.Node(mkv.Value)
 		case "Namespace":
-			namespace = f.node(mkv.Value)
+			namespace = f.Node(mkv.Value)
 		case "OwnerReferences", "ResourceVersion", "UID", "ManagedFields", "GenerateName":
 			return "", "", nil, false
 		default:
@@ -157,7 +157,7 @@ func (f *Fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 	switch {
 	case sig.Variadic():
 		arg, ok = f.variadicArg(param.(*types.Slice).Elem(), vt, value)
-	case acNamed(param) != nil:
+	case ACNamed(param) != nil:
 		lit, isLit := value.(*ast.CompositeLit)
 		if u, isAddr := value.(*ast.UnaryExpr); isAddr && u.Op == token.AND {
 			lit, isLit = ast.Unparen(u.X).(*ast.CompositeLit)
@@ -165,7 +165,7 @@ func (f *Fixer) with(ac *types.Named, field string, value ast.Expr) (string, boo
 		if !isLit {
 			return "", false
 		}
-		arg, ok = f.builder(lit, acNamed(param), false)
+		arg, ok = f.Builder(lit, ACNamed(param), false)
 	default:
 		arg, ok = f.valueArg(param, vt, value)
 	}
@@ -183,7 +183,7 @@ func (f *Fixer) same(a, b types.Type) bool { return types.Identical(f.p.localOr(
 // slice spread.
 func (f *Fixer) variadicArg(elem, vt types.Type, value ast.Expr) (string, bool) {
 	lit, isLit := value.(*ast.CompositeLit)
-	if nested := acNamed(elem); nested != nil {
+	if nested := ACNamed(elem); nested != nil {
 		if !isLit {
 			return "", false
 		}
@@ -196,7 +196,7 @@ func (f *Fixer) variadicArg(elem, vt types.Type, value ast.Expr) (string, bool) 
 			if !ok {
 				return "", false
 			}
-			b, ok := f.builder(el, nested, false)
+			b, ok := f.Builder(el, nested, false)
 			if !ok {
 				return "", false
 			}
@@ -209,14 +209,14 @@ func (f *Fixer) variadicArg(elem, vt types.Type, value ast.Expr) (string, bool) 
 		return "", false
 	}
 	if !isLit {
-		return f.node(value) + "...", true
+		return f.Node(value) + "...", true
 	}
 	var args []string
 	for _, e := range lit.Elts {
 		if _, kv := e.(*ast.KeyValueExpr); kv {
 			return "", false
 		}
-		args = append(args, f.node(e))
+		args = append(args, f.Node(e))
 	}
 	return strings.Join(args, ", "), true
 }
@@ -225,7 +225,7 @@ func (f *Fixer) variadicArg(elem, vt types.Type, value ast.Expr) (string, bool) 
 // what a pointer to it is made from (&x, ptr.To(x)).
 func (f *Fixer) valueArg(param, vt types.Type, value ast.Expr) (string, bool) {
 	if vt != nil && f.same(vt, param) {
-		return f.node(value), true
+		return f.Node(value), true
 	}
 	ptr, ok := vt.(*types.Pointer)
 	if !ok || !f.same(ptr.Elem(), param) {
@@ -234,25 +234,25 @@ func (f *Fixer) valueArg(param, vt types.Type, value ast.Expr) (string, bool) {
 	switch v := value.(type) {
 	case *ast.UnaryExpr:
 		if _, lit := ast.Unparen(v.X).(*ast.CompositeLit); v.Op == token.AND && !lit {
-			return f.node(v.X), true
+			return f.Node(v.X), true
 		}
 	case *ast.CallExpr:
 		if fn := f.p.Callee(v); fn != nil && len(v.Args) == 1 && (fn.Name() == "To" || fn.Name() == "Ptr") {
-			return f.node(v.Args[0]), true
+			return f.Node(v.Args[0]), true
 		}
 	}
 	return "", false
 }
 
-// converted is the call of the generated converter of ac's kind on the
+// Converted is the call of the generated converter of ac's kind on the
 // typed expression e (a *Kind): <prefix><Kind> (From, or StatusFrom for
 // a status), found in the helper's package (built-in and third-party
 // kinds of --ensure-kinds) or in ac's (the user's kinds). ok is false
 // when neither has it and ac is published elsewhere (client-go's, which
 // has none). The fix is type-checked before it is offered, so a
 // converter assumed by convention that is not there declines it then.
-func (f *Fixer) converted(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
-	arg := f.node(e)
+func (f *Fixer) Converted(prefix string, ac *types.Named, helper *types.Func, e ast.Expr) (string, bool) {
+	arg := f.Node(e)
 	name := prefix + strings.TrimSuffix(ac.Obj().Name(), "ApplyConfiguration")
 	converts := func(pkg *types.Package) bool {
 		fn, ok := pkg.Scope().Lookup(name).(*types.Func)
@@ -263,7 +263,7 @@ func (f *Fixer) converted(prefix string, ac *types.Named, helper *types.Func, e 
 		if sig.Params().Len() != 1 || sig.Results().Len() != 1 {
 			return false
 		}
-		res := acNamed(sig.Results().At(0).Type())
+		res := ACNamed(sig.Results().At(0).Type())
 		return res != nil && res.Obj().Name() == ac.Obj().Name() && res.Obj().Pkg().Path() == ac.Obj().Pkg().Path()
 	}
 	switch acPkg := ac.Obj().Pkg(); {

@@ -7,9 +7,11 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -30,7 +32,7 @@ type Fixer struct {
 	added   map[string]string // path → name of imports to add
 }
 
-func (f *Fixer) node(n ast.Node) string {
+func (f *Fixer) Node(n ast.Node) string {
 	var b bytes.Buffer
 	printer.Fprint(&b, f.p.Fset, n)
 	return b.String()
@@ -84,23 +86,23 @@ func (f *Fixer) taken(name string) bool {
 	return false
 }
 
-// clientArg is the text of the client to hand the helper: the receiver of
+// ClientArg is the text of the client to hand the helper: the receiver of
 // the Create when it is a client, or its embedded client field (the
 // kubebuilder reconciler embeds client.Client next to a Scheme field that
 // hides the client's Scheme method).
-func (f *Fixer) clientArg(x ast.Expr, param types.Type) (string, bool) {
+func (f *Fixer) ClientArg(x ast.Expr, param types.Type) (string, bool) {
 	t := f.p.TypesInfo.TypeOf(x)
 	if t == nil {
 		return "", false
 	}
 	param = f.p.localOr(param)
 	if types.AssignableTo(t, param) {
-		return f.node(x), true
+		return f.Node(x), true
 	}
 	if s, ok := Deref(t).Underlying().(*types.Struct); ok {
 		for i := 0; i < s.NumFields(); i++ {
 			if fl := s.Field(i); fl.Embedded() && types.AssignableTo(fl.Type(), param) {
-				return f.node(x) + "." + fl.Name(), true
+				return f.Node(x) + "." + fl.Name(), true
 			}
 		}
 	}
@@ -148,7 +150,7 @@ func (f *Fixer) ImportEdits(removed []ast.Node, newText string) []analysis.TextE
 	uses := map[*types.PkgName]int{}
 	for id, o := range f.p.TypesInfo.Uses {
 		pn, ok := o.(*types.PkgName)
-		if !ok || f.p.Fset.File(id.Pos()) != f.p.Fset.File(f.file.Pos()) || inAny(id, removed) {
+		if !ok || f.p.Fset.File(id.Pos()) != f.p.Fset.File(f.file.Pos()) || InAny(id, removed) {
 			continue
 		}
 		uses[pn]++
@@ -164,14 +166,14 @@ func (f *Fixer) ImportEdits(removed []ast.Node, newText string) []analysis.TextE
 		if strings.Contains(newText, pn.Name()+".") {
 			continue
 		}
-		edits = append(edits, deleteLine(f.p.Fset, imp))
+		edits = append(edits, DeleteLine(f.p.Fset, imp))
 	}
 	return edits
 }
 
-// deleteLine removes n with the indentation before it and the newline
+// DeleteLine removes n with the indentation before it and the newline
 // after it.
-func deleteLine(fset *token.FileSet, n ast.Node) analysis.TextEdit {
+func DeleteLine(fset *token.FileSet, n ast.Node) analysis.TextEdit {
 	tf := fset.File(n.Pos())
 	start := tf.LineStart(tf.Line(n.Pos()))
 	end := n.End()
@@ -185,7 +187,7 @@ func ContainsNode(outer, inner ast.Node) bool {
 	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
 }
 
-func inAny(n ast.Node, nodes []ast.Node) bool {
+func InAny(n ast.Node, nodes []ast.Node) bool {
 	for _, o := range nodes {
 		if ContainsNode(o, n) {
 			return true
@@ -206,4 +208,35 @@ func EnclosingBlock(stack []ast.Node, s ast.Stmt) (*ast.BlockStmt, int) {
 		}
 	}
 	return nil, -1
+}
+
+// overlay holds the files the analysed packages were loaded with in
+// place of those on disk (the edits of an earlier round of -fix): the
+// text a fix moves is read from them. Set for the process, as the
+// helpers are (UseOverlay).
+var overlay struct {
+	sync.Mutex
+	files map[string][]byte
+}
+
+// UseOverlay sets the files the next analyses read in place of those on
+// disk.
+func UseOverlay(files map[string][]byte) {
+	overlay.Lock()
+	defer overlay.Unlock()
+	overlay.files = files
+}
+
+// ReadSource is a file of the pass as it was loaded.
+func (p *Pass) ReadSource(name string) ([]byte, error) {
+	overlay.Lock()
+	b, ok := overlay.files[name]
+	overlay.Unlock()
+	if ok {
+		return b, nil
+	}
+	if p.ReadFile != nil {
+		return p.ReadFile(name)
+	}
+	return os.ReadFile(name)
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"go/types"
 	"sort"
 	"strings"
@@ -8,11 +9,11 @@ import (
 	"github.com/ssagen/ssagen/internal/contract"
 )
 
-// helperFunc finds Ensure<Kind> for the object type obj among the
+// HelperFunc finds Ensure<Kind> for the object type obj among the
 // package's imports, transitively: a function in a package ending in
 // /ensure whose fourth parameter is *<Kind>ApplyConfiguration and whose
 // first result is obj's type.
-func (p *Pass) helperFunc(obj types.Type) *types.Func {
+func (p *Pass) HelperFunc(obj types.Type) *types.Func {
 	ptr, ok := obj.(*types.Pointer)
 	if !ok {
 		return nil
@@ -21,28 +22,16 @@ func (p *Pass) helperFunc(obj types.Type) *types.Func {
 	if !ok {
 		return nil
 	}
-	kind := named.Obj().Name()
-	seen := map[*types.Package]bool{}
 	var found []*types.Func
-	var walk func(pkg *types.Package)
-	walk = func(pkg *types.Package) {
-		if seen[pkg] {
-			return
-		}
-		seen[pkg] = true
-		if contract.IsHelperPkg(pkg.Path()) {
-			if fn, ok := pkg.Scope().Lookup(contract.Ensure(kind)).(*types.Func); ok {
-				sig := fn.Type().(*types.Signature)
-				if sig.Params().Len() > contract.ParamDesired && sig.Results().Len() == 3 && types.Identical(sig.Results().At(0).Type(), obj) && acNamed(sig.Params().At(contract.ParamDesired).Type()) != nil {
-					found = append(found, fn)
-				}
+	p.Imported("") // every package the package imports, transitively, in byPath
+	for path, pkg := range p.byPath {
+		if fn, ok := pkg.Scope().Lookup(contract.Ensure(named.Obj().Name())).(*types.Func); ok && contract.IsHelperPkg(path) {
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() > contract.ParamDesired && sig.Results().Len() == 3 && types.Identical(sig.Results().At(0).Type(), obj) && ACNamed(sig.Params().At(contract.ParamDesired).Type()) != nil {
+				found = append(found, fn)
 			}
 		}
-		for _, imp := range pkg.Imports() {
-			walk(imp)
-		}
 	}
-	walk(p.Pkg)
 	if len(found) == 0 {
 		return p.moduleHelper(named)
 	}
@@ -51,19 +40,22 @@ func (p *Pass) helperFunc(obj types.Type) *types.Func {
 }
 
 // KindHelper is the function name(kind) of the helper package that
-// holds Ensure<Kind> for the object type obj (helperFunc), or nil.
-func (p *Pass) KindHelper(obj types.Type, name func(kind string) string) *types.Func {
-	ensure := p.helperFunc(obj)
+// holds Ensure<Kind> for the object type obj (HelperFunc), or nil and
+// why there is none.
+func (p *Pass) KindHelper(obj types.Type, name func(kind string) string) (*types.Func, string) {
+	ensure := p.HelperFunc(obj)
 	if ensure == nil {
-		return nil
+		return nil, p.NoHelperFor(obj)
 	}
 	kind := types.Unalias(obj.(*types.Pointer).Elem()).(*types.Named).Obj().Name()
-	fn, _ := ensure.Pkg().Scope().Lookup(name(kind)).(*types.Func)
-	return fn
+	if fn, ok := ensure.Pkg().Scope().Lookup(name(kind)).(*types.Func); ok {
+		return fn, ""
+	}
+	return nil, fmt.Sprintf("the helper package has no %s: the kind has none (a status without its subresource), or the helpers predate this ssagen: regenerate them (ssagen generate)", name(kind))
 }
 
-// acNamed returns the named apply configuration type t points to.
-func acNamed(t types.Type) *types.Named {
+// ACNamed returns the named apply configuration type t points to.
+func ACNamed(t types.Type) *types.Named {
 	ptr, ok := t.(*types.Pointer)
 	if !ok {
 		return nil
@@ -110,7 +102,7 @@ func (p *Pass) local(t types.Type) types.Type {
 			}
 			return nil
 		}
-		if pkg := p.imported(obj.Pkg().Path()); pkg != nil {
+		if pkg := p.Imported(obj.Pkg().Path()); pkg != nil {
 			if tn, ok := pkg.Scope().Lookup(obj.Name()).(*types.TypeName); ok {
 				return tn.Type()
 			}
@@ -128,9 +120,9 @@ func (p *Pass) localOr(t types.Type) types.Type {
 	return t
 }
 
-// imported finds the package with import path among the package's
+// Imported finds the package with import path among the package's
 // imports, transitively (or the package itself).
-func (p *Pass) imported(path string) *types.Package {
+func (p *Pass) Imported(path string) *types.Package {
 	if p.byPath == nil {
 		p.byPath = map[string]*types.Package{}
 		var walk func(pkg *types.Package)
@@ -151,7 +143,7 @@ func (p *Pass) imported(path string) *types.Package {
 // RuntimePkg is ssagen's runtime package: among the package's imports,
 // or those of the helpers the driver found.
 func (p *Pass) RuntimePkg() *types.Package {
-	if rt := p.imported(contract.RuntimePkg); rt != nil {
+	if rt := p.Imported(contract.RuntimePkg); rt != nil {
 		return rt
 	}
 	if p.helpers == nil {

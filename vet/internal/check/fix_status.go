@@ -57,13 +57,9 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	}
 	objType := p.TypesInfo.TypeOf(call.Args[1])
 	kind := p.KindOf(call.Args[1])
-	helperObj := p.helperFunc(objType)
-	if helperObj == nil {
-		return nil, p.noHelperFor(objType)
-	}
-	status, ok := helperObj.Pkg().Scope().Lookup(contract.EnsureStatus(kind)).(*types.Func)
-	if !ok {
-		return nil, fmt.Sprintf("the helper package has no %s: the kind has no status subresource, or the helpers predate it (ssagen generate)", contract.EnsureStatus(kind))
+	status, why := p.KindHelper(objType, contract.EnsureStatus)
+	if status == nil {
+		return nil, why
 	}
 	recv := p.ReceiverOf(stack)
 	for _, w := range writers() {
@@ -74,26 +70,26 @@ func (p *Pass) StatusUpdateFix(call *ast.CallExpr, sel *ast.SelectorExpr, stack 
 	}
 	file := FileOf(stack)
 	if file == nil {
-		return nil, whyUpdateShape
+		return nil, WhyUpdateShape
 	}
 	f := p.NewFixer(file)
 	sig := status.Type().(*types.Signature)
-	ac := acNamed(sig.Params().At(contract.ParamStatusDesired).Type())
+	ac := ACNamed(sig.Params().At(contract.ParamStatusDesired).Type())
 	if ac == nil {
 		return nil, p.noHelper()
 	}
 	statusWriterCall := ast.Unparen(sel.X).(*ast.CallExpr) // r.Status()
 	client := ast.Unparen(statusWriterCall.Fun).(*ast.SelectorExpr).X
-	clientText, ok := f.clientArg(client, sig.Params().At(contract.ParamClient).Type())
+	clientText, ok := f.ClientArg(client, sig.Params().At(contract.ParamClient).Type())
 	if !ok {
-		return nil, whyClientType
+		return nil, WhyClientType
 	}
-	desired, ok := f.converted("StatusFrom", ac, helperObj, call.Args[1])
+	desired, ok := f.Converted("StatusFrom", ac, status, call.Args[1])
 	if !ok {
 		return nil, fmt.Sprintf("the helper's package has no converter StatusFrom%s: regenerate the helpers with this ssagen (ssagen generate)", kind)
 	}
 	rt := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
-	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s))", rt, f.Qualify(status.Pkg(), ""), status.Name(), f.node(call.Args[0]), clientText, desired)
+	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s))", rt, f.Qualify(status.Pkg(), ""), status.Name(), f.Node(call.Args[0]), clientText, desired)
 	return f.Fix(fmt.Sprintf("Use %s.%s: apply the status the object holds, no resourceVersion, no request when unchanged", status.Pkg().Name(), status.Name()),
 		[]analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}}, []ast.Node{call}, text)
 }

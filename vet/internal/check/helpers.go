@@ -241,7 +241,7 @@ func (p *Pass) moduleHelper(named *types.Named) *types.Func {
 		}
 		sig := fn.Type().(*types.Signature)
 		if sig.Params().Len() > contract.ParamDesired && sig.Results().Len() == 3 &&
-			types.TypeString(sig.Results().At(0).Type(), nil) == want && acNamed(sig.Params().At(contract.ParamDesired).Type()) != nil {
+			types.TypeString(sig.Results().At(0).Type(), nil) == want && ACNamed(sig.Params().At(contract.ParamDesired).Type()) != nil {
 			return fn
 		}
 	}

@@ -11,7 +11,6 @@ package check
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -38,8 +37,10 @@ const (
 
 // Analyzer builds one of ssagen vet's analyzers: run reports its
 // findings on a Pass. Every analyzer requires inspect, flow and
-// HelpersAnalyzer, and those of requires, whose Results run may read
-// (Pass.ResultOf); it returns a *Result.
+// HelpersAnalyzer (the generated helpers its fixes name, among each
+// package's imports and those ssagen's drivers resolve), and those of
+// requires, whose Results run may read (Pass.ResultOf); it returns a
+// *Result.
 func Analyzer(name, doc string, run func(*Pass), requires ...*analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       name,
@@ -49,7 +50,6 @@ func Analyzer(name, doc string, run func(*Pass), requires ...*analysis.Analyzer)
 		Run: func(p *analysis.Pass) (any, error) {
 			ps := &Pass{Pass: p, Ins: p.ResultOf[inspect.Analyzer].(*inspector.Inspector), Flow: p.ResultOf[flow.Analyzer].(*flow.Result), helpers: p.ResultOf[HelpersAnalyzer].(*Helpers), result: &Result{Targets: Targets{}}}
 			run(ps)
-			ps.flushSeams()
 			return ps.result, nil
 		},
 	}
@@ -79,12 +79,6 @@ type Pass struct {
 	// result is the pass's: what its diagnostics say as data, and what
 	// they cover.
 	result *Result
-	// seams are the function fields the pass's writes go through; seamAt
-	// the seam of the write a finding is at; held the findings reported
-	// at seams, reported together by flushSeams.
-	seams  map[*types.Var]*seam
-	seamAt map[token.Pos]*seam
-	held   []*seamSite
 }
 
 // InTest reports whether n is test code — a _test.go file, or a test
@@ -157,13 +151,25 @@ func HelperFix(t Target) string {
 	return fmt.Sprintf("%s (ssagen generate --ensure, or --ensure-kinds <package>.%s for a built-in kind)", name, t.Kind)
 }
 
-// genericKind reports the names of object types that are no kind's.
-func genericKind(kind string) bool {
+// GenericKind reports the names of object types that are no kind's.
+func GenericKind(kind string) bool {
 	return kind == "" || kind == "Object" || kind == "Unstructured"
 }
 
 // ObjectVar returns the variable an argument names (obj, &obj), or nil.
 func (p *Pass) ObjectVar(e ast.Expr) *types.Var { return flow.ObjectVar(p.TypesInfo, e) }
+
+// Reasons a finding carries when no fix is offered, which several fixes
+// give.
+const (
+	whyNoHelper    = "no Ensure helper for this kind among the package's dependencies or in its module: generate it (ssagen generate --ensure, --ensure-kinds for built-in kinds)"
+	whyRuntimeKind = "the object's kind is known only at run time (%s), and a generated helper writes one kind: apply it by hand, with an unstructured apply configuration or a helper per kind (docs/vet.md, \"Kinds known at run time\")"
+	// WhyUpdateShape: the statements around a write are not a shape -fix
+	// rewrites.
+	WhyUpdateShape = "the Create → AlreadyExists → Update is not written as `err := c.Create(ctx, obj)` followed by " +
+		"`if err != nil { if !IsAlreadyExists(err) { return … }; <the update> }` (or with the Create in the if's init), " +
+		"the error checked right after, without an else: rewrite it by hand with the helper (docs/vet.md, \"Suggested fix\")"
+)
 
 // noHelper is the reason a fix has no helper: the last one found that
 // did not type-check, or none found.
@@ -174,10 +180,10 @@ func (p *Pass) noHelper() string {
 	return whyNoHelper
 }
 
-// noHelperFor is why no helper writes an object of type t: its kind is
+// NoHelperFor is why no helper writes an object of type t: its kind is
 // known only at run time, which no generated helper can write, or the
 // kind's helper is missing (noHelper).
-func (p *Pass) noHelperFor(t types.Type) string {
+func (p *Pass) NoHelperFor(t types.Type) string {
 	if name := runtimeKind(t); name != "" {
 		return fmt.Sprintf(whyRuntimeKind, name)
 	}

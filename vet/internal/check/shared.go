@@ -61,7 +61,7 @@ func (p *Pass) IsWriteCall(call *ast.CallExpr) bool {
 func WithWhy(d Finding, why string) Finding {
 	if len(d.SuggestedFixes) == 0 && why != "" {
 		d.Message += noFix + why + ")"
-		d.target.Why = why
+		d.Target.Why = why
 	}
 	return d
 }
@@ -89,5 +89,5 @@ func (p *Pass) FuncDecl(fn *types.Func) *ast.FuncDecl {
 	return nil
 }
 
-// whyClientType: a helper takes a client.Client.
-const whyClientType = "the client argument is not a client.Client the helper can take: pass the manager's client"
+// WhyClientType: a helper takes a client.Client.
+const WhyClientType = "the client argument is not a client.Client the helper can take: pass the manager's client"

@@ -86,7 +86,7 @@ func (p *Pass) ReadInFunc(body *ast.BlockStmt, v *types.Var, before token.Pos) b
 	if body == nil || v == nil {
 		return false
 	}
-	if p.lastRead(body, v, before) != nil {
+	if p.LastRead(body, v, before) != nil {
 		return true
 	}
 	listed := p.ListedVars(body, before)
@@ -340,4 +340,15 @@ func (p *Pass) FieldOf(e ast.Expr) *types.Var {
 		return nil
 	}
 	return f
+}
+
+// LastRead is the last Get into v before pos in body.
+func (p *Pass) LastRead(body *ast.BlockStmt, v *types.Var, pos token.Pos) *ast.CallExpr {
+	var last *ast.CallExpr
+	for _, c := range Calls(body) {
+		if c.Pos() < pos && p.ClientMethod(c) == "Get" && len(c.Args) > 2 && p.ObjectVar(c.Args[2]) == v {
+			last = c
+		}
+	}
+	return last
 }

@@ -105,20 +105,13 @@ func (s *Summary) String() string {
 	if s.Updates {
 		parts = append(parts, "updates")
 	}
-	if len(s.UpdatesParams) > 0 {
-		parts = append(parts, fmt.Sprintf("updates params %v", s.UpdatesParams))
-	}
-	if len(s.UpdatesItems) > 0 {
-		parts = append(parts, fmt.Sprintf("updates items of params %v", s.UpdatesItems))
-	}
-	if len(s.ReturnsRead) > 0 {
-		parts = append(parts, fmt.Sprintf("returns read %v", s.ReturnsRead))
-	}
-	if len(s.ReturnsBuilt) > 0 {
-		parts = append(parts, fmt.Sprintf("returns built %v", s.ReturnsBuilt))
-	}
-	if len(s.ReturnsListed) > 0 {
-		parts = append(parts, fmt.Sprintf("returns listed %v", s.ReturnsListed))
+	for _, f := range []struct {
+		label string
+		v     []int
+	}{{"updates params", s.UpdatesParams}, {"updates items of params", s.UpdatesItems}, {"returns read", s.ReturnsRead}, {"returns built", s.ReturnsBuilt}, {"returns listed", s.ReturnsListed}} {
+		if len(f.v) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %v", f.label, f.v))
+		}
 	}
 	return strings.Join(parts, ", ")
 }
@@ -313,147 +306,170 @@ func reachesClient(pkg *types.Package) bool {
 
 // summarise is fd's summary from its body and the summaries known so far.
 func summarise(info *types.Info, fd *ast.FuncDecl, known *Result) *Summary {
-	fn := info.Defs[fd.Name].(*types.Func)
-	sig := fn.Type().(*types.Signature)
-	params := map[*types.Var]int{}
+	sig := info.Defs[fd.Name].(*types.Func).Type().(*types.Signature)
+	m := &summariser{info: info, known: known, params: map[*types.Var]int{}, s: &Summary{}, updated: map[int]bool{}, items: map[int]bool{},
+		read: map[*types.Var]bool{}, listed: map[*types.Var]bool{}, ranged: map[*types.Var]int{}}
 	for i := 0; i < sig.Params().Len(); i++ {
-		params[sig.Params().At(i)] = i
-	}
-	s := &Summary{}
-	updated, items := map[int]bool{}, map[int]bool{}
-	read := map[*types.Var]bool{}                // locals a Get filled, or a call's read result
-	listed := map[*types.Var]bool{}              // lists a List filled
-	ranged := map[*types.Var]int{}               // range values over a slice parameter: its index
-	paramSlice := func(e ast.Expr) (int, bool) { // param, or param.Items (a list)
-		e = ast.Unparen(e)
-		if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
-			e = sel.X
-		}
-		i, ok := params[ObjectVar(info, e)]
-		return i, ok
-	}
-	itemOf := func(e ast.Expr) (int, bool) { // &param[i], param[i], a range value over param
-		e = ast.Unparen(e)
-		if u, ok := e.(*ast.UnaryExpr); ok {
-			e = ast.Unparen(u.X)
-		}
-		if ix, ok := e.(*ast.IndexExpr); ok {
-			return paramSlice(ix.X)
-		}
-		i, ok := ranged[ObjectVar(info, e)]
-		return i, ok
+		m.params[sig.Params().At(i)] = i
 	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.RangeStmt:
-			if i, ok := paramSlice(n.X); ok && n.Value != nil {
+			if i, ok := m.paramSlice(n.X); ok && n.Value != nil {
 				if v := ObjectVar(info, n.Value); v != nil {
-					ranged[v] = i
+					m.ranged[v] = i
 				}
 			}
 		case *ast.AssignStmt:
-			// item := &param[i]: item is one of param's items.
-			for k, l := range n.Lhs {
-				if len(n.Rhs) == len(n.Lhs) {
-					if i, ok := itemOf(n.Rhs[k]); ok {
-						if v := ObjectVar(info, l); v != nil {
-							ranged[v] = i
-						}
-					}
-				}
-			}
+			m.assign(n)
 		case *ast.CallExpr:
-			switch ClientsetMethod(info, n) {
-			case "Get":
-				s.Gets = true
-				return true
-			case "Update", "UpdateStatus":
-				s.Updates = true
-				if ClientsetMethod(info, n) == "Update" && len(n.Args) > 1 {
-					if i, ok := params[ObjectVar(info, n.Args[1])]; ok {
-						updated[i] = true
-					}
-				}
-				return true
-			}
-			switch ClientMethod(info, n) {
-			case "Get":
-				s.Gets = true
-				if len(n.Args) > 2 {
-					if v := ObjectVar(info, n.Args[2]); v != nil {
-						read[v] = true
-					}
-				}
-				return true
-			case "List":
-				if len(n.Args) > 1 {
-					if v := ObjectVar(info, n.Args[1]); v != nil {
-						listed[v] = true
-					}
-				}
-				return true
-			case "Update":
-				s.Updates = true
-				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && !IsStatusWriter(sel.X) && len(n.Args) > 1 {
-					if i, ok := params[ObjectVar(info, n.Args[1])]; ok {
-						updated[i] = true
-					} else if i, ok := itemOf(n.Args[1]); ok {
-						items[i] = true
-					}
-				}
-				return true
-			}
-			cs := known.Of(Callee(info, n))
-			if cs == nil {
-				return true
-			}
-			s.Gets = s.Gets || cs.Gets
-			s.Updates = s.Updates || cs.Updates
-			for _, j := range cs.UpdatesParams {
-				if j < len(n.Args) {
-					if i, ok := params[ObjectVar(info, n.Args[j])]; ok {
-						updated[i] = true
-					} else if i, ok := itemOf(n.Args[j]); ok {
-						items[i] = true
-					}
-				}
-			}
-			for _, j := range cs.UpdatesItems {
-				if j < len(n.Args) {
-					if i, ok := params[ObjectVar(info, n.Args[j])]; ok {
-						items[i] = true
-					}
-				}
-			}
-		}
-		if n, ok := n.(*ast.AssignStmt); ok {
-			// x, err := r.get(ctx): x holds what get read.
-			if len(n.Rhs) == 1 {
-				if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-					if cs := known.Of(Callee(info, c)); cs != nil {
-						for _, j := range cs.ReturnsRead {
-							if j < len(n.Lhs) {
-								if v := ObjectVar(info, n.Lhs[j]); v != nil {
-									read[v] = true
-								}
-							}
-						}
-					}
-				}
-			}
+			m.call(n)
 		}
 		return true
 	})
-	s.UpdatesParams, s.UpdatesItems = sortedKeys(updated), sortedKeys(items)
-	s.ReturnsRead = returnsRead(info, fd, read)
-	s.ReturnsBuilt = returnsBuilt(info, fd, read)
-	if len(listed) > 0 && fd.Type.Results != nil {
+	s := m.s
+	s.UpdatesParams, s.UpdatesItems = sortedKeys(m.updated), sortedKeys(m.items)
+	s.ReturnsRead = returnsRead(info, fd, m.read)
+	s.ReturnsBuilt = returnsBuilt(info, fd, m.read)
+	if len(m.listed) > 0 && fd.Type.Results != nil {
 		s.ReturnsListed = resultsHolding(info, fd, func(e ast.Expr) bool {
 			sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-			return ok && sel.Sel.Name == "Items" && listed[ObjectVar(info, sel.X)]
+			return ok && sel.Sel.Name == "Items" && m.listed[ObjectVar(info, sel.X)]
 		})
 	}
 	return s
+}
+
+// summariser is summarise's state over one function's body.
+type summariser struct {
+	info           *types.Info
+	known          *Result
+	params         map[*types.Var]int
+	s              *Summary
+	updated, items map[int]bool        // parameters Updated, parameters whose items are
+	read, listed   map[*types.Var]bool // locals a Get filled, or a call's read result; lists a List filled
+	ranged         map[*types.Var]int  // range values over a slice parameter: its index
+}
+
+// paramSlice: e is a parameter, or its Items (a list).
+func (m *summariser) paramSlice(e ast.Expr) (int, bool) {
+	e = ast.Unparen(e)
+	if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "Items" {
+		e = sel.X
+	}
+	i, ok := m.params[ObjectVar(m.info, e)]
+	return i, ok
+}
+
+// itemOf: e is &param[i], param[i], or a range value over param.
+func (m *summariser) itemOf(e ast.Expr) (int, bool) {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		return m.paramSlice(ix.X)
+	}
+	i, ok := m.ranged[ObjectVar(m.info, e)]
+	return i, ok
+}
+
+// assign follows an assignment: item := &param[i] makes item one of
+// param's items; x, err := r.get(ctx) makes x hold what get read.
+func (m *summariser) assign(n *ast.AssignStmt) {
+	for k, l := range n.Lhs {
+		if len(n.Rhs) == len(n.Lhs) {
+			if i, ok := m.itemOf(n.Rhs[k]); ok {
+				if v := ObjectVar(m.info, l); v != nil {
+					m.ranged[v] = i
+				}
+			}
+		}
+	}
+	if len(n.Rhs) != 1 {
+		return
+	}
+	if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+		if cs := m.known.Of(Callee(m.info, c)); cs != nil {
+			for _, j := range cs.ReturnsRead {
+				if j < len(n.Lhs) {
+					m.mark(m.read, n.Lhs[j])
+				}
+			}
+		}
+	}
+}
+
+// call follows a call: a client's or a clientset's read and write, or
+// a function of the module with its summary.
+func (m *summariser) call(n *ast.CallExpr) {
+	info, s := m.info, m.s
+	switch ClientsetMethod(info, n) {
+	case "Get":
+		s.Gets = true
+		return
+	case "Update", "UpdateStatus":
+		s.Updates = true
+		if ClientsetMethod(info, n) == "Update" && len(n.Args) > 1 {
+			if i, ok := m.params[ObjectVar(info, n.Args[1])]; ok {
+				m.updated[i] = true
+			}
+		}
+		return
+	}
+	switch ClientMethod(info, n) {
+	case "Get":
+		s.Gets = true
+		if len(n.Args) > 2 {
+			m.mark(m.read, n.Args[2])
+		}
+		return
+	case "List":
+		if len(n.Args) > 1 {
+			m.mark(m.listed, n.Args[1])
+		}
+		return
+	case "Update":
+		s.Updates = true
+		if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && !IsStatusWriter(sel.X) && len(n.Args) > 1 {
+			m.update(n.Args[1])
+		}
+		return
+	}
+	cs := m.known.Of(Callee(info, n))
+	if cs == nil {
+		return
+	}
+	s.Gets = s.Gets || cs.Gets
+	s.Updates = s.Updates || cs.Updates
+	for _, j := range cs.UpdatesParams {
+		if j < len(n.Args) {
+			m.update(n.Args[j])
+		}
+	}
+	for _, j := range cs.UpdatesItems {
+		if j < len(n.Args) {
+			if i, ok := m.params[ObjectVar(info, n.Args[j])]; ok {
+				m.items[i] = true
+			}
+		}
+	}
+}
+
+// update records an Update of e: a parameter, or an item of one.
+func (m *summariser) update(e ast.Expr) {
+	if i, ok := m.params[ObjectVar(m.info, e)]; ok {
+		m.updated[i] = true
+	} else if i, ok := m.itemOf(e); ok {
+		m.items[i] = true
+	}
+}
+
+// mark puts the variable e names in set.
+func (m *summariser) mark(set map[*types.Var]bool, e ast.Expr) {
+	if v := ObjectVar(m.info, e); v != nil {
+		set[v] = true
+	}
 }
 
 // returnsBuilt are the results of fd that every return statement fills

@@ -1,4 +1,4 @@
-package check
+package updatefromscratch
 
 import (
 	"fmt"
@@ -12,10 +12,11 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 	"github.com/ssagen/ssagen/vet/internal/flow"
 )
 
-// UpdateCachedFix turns an Update of an object read from the cache into
+// updateCachedFix turns an Update of an object read from the cache into
 // the generated Apply<Kind>Changes: a copy of the object is taken where
 // it was read, before the code changes it, and the write applies what the
 // code changed — and what the field manager already owns — under a field
@@ -32,7 +33,7 @@ import (
 // Declined where the copy cannot be taken right after the read, in a
 // block that holds the write: the read and the write in separate
 // branches, or the variable pointed at another object between them.
-func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.BlockStmt, v *types.Var) ([]analysis.SuggestedFix, string) {
+func (p pass) updateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.BlockStmt, v *types.Var) ([]analysis.SuggestedFix, string) {
 	if len(call.Args) != 2 {
 		return nil, "the Update has options, which the helper does not take: rewrite it by hand (docs/vet.md)"
 	}
@@ -42,16 +43,12 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 	if !ok || p.TypesInfo.ObjectOf(obj) != v {
 		return nil, "the Update's object is not a variable the fix can copy: rewrite it by hand with " + contract.ApplyChanges(kind)
 	}
-	helperObj := p.helperFunc(objType)
-	if helperObj == nil {
-		return nil, p.noHelperFor(objType)
+	changes, why := p.KindHelper(objType, contract.ApplyChanges)
+	if changes == nil {
+		return nil, why
 	}
-	changes, ok := helperObj.Pkg().Scope().Lookup(contract.ApplyChanges(kind)).(*types.Func)
-	if !ok {
-		return nil, fmt.Sprintf("the helper package has no %s: regenerate the helpers with this ssagen (ssagen generate)", contract.ApplyChanges(kind))
-	}
-	file := FileOf(stack)
-	read := p.lastRead(body, v, call.Pos())
+	file := check.FileOf(stack)
+	read := p.LastRead(body, v, call.Pos())
 	if file == nil || read == nil {
 		return nil, "no read of the object before the Update in this function"
 	}
@@ -66,16 +63,16 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 	sig := changes.Type().(*types.Signature)
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return nil, whyClientType
+		return nil, check.WhyClientType
 	}
-	clientText, ok := f.clientArg(sel.X, sig.Params().At(contract.ParamClient).Type())
+	clientText, ok := f.ClientArg(sel.X, sig.Params().At(contract.ParamClient).Type())
 	if !ok {
-		return nil, whyClientType
+		return nil, check.WhyClientType
 	}
 	before := p.freshName(call.Pos(), obj.Name+"Before")
 	rt := f.Qualify(types.NewPackage(contract.RuntimePkg, "ensure"), "")
 	text := fmt.Sprintf("%s.Err(%s.%s(%s, %s, %s, %s, %s.%s(%q)))", rt, f.Qualify(changes.Pkg(), ""), changes.Name(),
-		f.node(call.Args[0]), clientText, before, obj.Name, rt, contract.FieldManager, p.changesManager(stack, kind))
+		f.Node(call.Args[0]), clientText, before, obj.Name, rt, contract.FieldManager, p.changesManager(stack, kind))
 	copyText := fmt.Sprintf("\n%s := %s.DeepCopy()", before, obj.Name)
 	edits := []analysis.TextEdit{
 		{Pos: at, End: at, NewText: []byte(copyText)},
@@ -85,23 +82,12 @@ func (p *Pass) UpdateCachedFix(call *ast.CallExpr, stack []ast.Node, body *ast.B
 		changes.Pkg().Name(), changes.Name()), edits, []ast.Node{call}, text)
 }
 
-// lastRead is the last Get into v before pos in body.
-func (p *Pass) lastRead(body *ast.BlockStmt, v *types.Var, pos token.Pos) *ast.CallExpr {
-	var last *ast.CallExpr
-	for _, c := range Calls(body) {
-		if c.Pos() < pos && p.ClientMethod(c) == "Get" && len(c.Args) > 2 && p.ObjectVar(c.Args[2]) == v {
-			last = c
-		}
-	}
-	return last
-}
-
 // copyPoint is where the copy of the object read by read goes: right
 // after the statement of the read, when that statement's block holds the
 // write; at the start of the branch holding the write, when the read is
 // the init of an if whose branch writes (`if err := r.Get(...); err !=
 // nil { ... } else { ...; r.Update(...) }`). Otherwise why says no.
-func (p *Pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, string) {
+func (p pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, string) {
 	path, _ := astutil.PathEnclosingInterval(file, read.Pos(), read.End())
 	for i, n := range path {
 		st, ok := n.(ast.Stmt)
@@ -113,20 +99,20 @@ func (p *Pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, 
 		default:
 			continue
 		}
-		if !ContainsNode(path[i+1], write) {
+		if !check.ContainsNode(path[i+1], write) {
 			return token.NoPos, "the object is read in another block than the one that writes it: rewrite it by hand"
 		}
-		if !ContainsNode(st, write) {
+		if !check.ContainsNode(st, write) {
 			return st.End(), ""
 		}
 		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Init == nil || !ContainsNode(ifs.Init, read) {
+		if !ok || ifs.Init == nil || !check.ContainsNode(ifs.Init, read) {
 			return token.NoPos, "the read and the write are parts of one statement the fix cannot split: rewrite it by hand"
 		}
-		if ContainsNode(ifs.Body, write) {
+		if check.ContainsNode(ifs.Body, write) {
 			return ifs.Body.Lbrace + 1, ""
 		}
-		if els, ok := ifs.Else.(*ast.BlockStmt); ok && ContainsNode(els, write) {
+		if els, ok := ifs.Else.(*ast.BlockStmt); ok && check.ContainsNode(els, write) {
 			return els.Lbrace + 1, ""
 		}
 		return token.NoPos, "the write is in an else-if of the read's if: rewrite it by hand"
@@ -136,7 +122,7 @@ func (p *Pass) copyPoint(file *ast.File, read, write *ast.CallExpr) (token.Pos, 
 
 // reassigned reports an assignment to v itself (not to its fields, and
 // not of nil) between from and to.
-func (p *Pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos) bool {
+func (p pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos) bool {
 	return flow.Find(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Pos() < from || as.Pos() > to {
@@ -154,7 +140,7 @@ func (p *Pass) reassigned(body *ast.BlockStmt, v *types.Var, from, to token.Pos)
 // isNil reports the predeclared nil: a variable set to it points at no
 // other object (and an Update of it would panic, so no path from there
 // reaches the write).
-func (p *Pass) isNil(e ast.Expr) bool {
+func (p pass) isNil(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return false
@@ -164,7 +150,7 @@ func (p *Pass) isNil(e ast.Expr) bool {
 }
 
 // freshName is name, or name with a number, unused in the scope at pos.
-func (p *Pass) freshName(pos token.Pos, name string) string {
+func (p pass) freshName(pos token.Pos, name string) string {
 	scope := p.Pkg.Scope().Innermost(pos)
 	taken := func(n string) bool {
 		if scope != nil {
@@ -186,7 +172,7 @@ func (p *Pass) freshName(pos token.Pos, name string) string {
 // function's), and the kind, in kebab case — sandbox-pod-changes. One
 // per reconciler and kind: Apply<Kind>Changes sends what the manager
 // owns with every change, so sites sharing it never prune each other.
-func (p *Pass) changesManager(stack []ast.Node, kind string) string {
+func (p pass) changesManager(stack []ast.Node, kind string) string {
 	owner := ""
 	if recv := p.ReceiverOf(stack); recv != nil {
 		if n, ok := types.Unalias(recv).(*types.Named); ok {

@@ -1,16 +1,18 @@
-package check
+package createupdate
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ssagen/ssagen/internal/contract"
+	"github.com/ssagen/ssagen/vet/internal/check"
 )
 
 // A seam is a function field a package writes objects through, which its
@@ -39,28 +41,9 @@ type seam struct {
 	why    string // why the seam cannot be rewritten; "" when it can
 }
 
-// SeamInfo is what the driver needs to make the tests' stubs of a seam
-// follow: the field's name, and the types of the helper's signature.
-type SeamInfo struct {
-	Field   string
-	Params  []TypeRef // context, client, owner, desired, options (variadic)
-	Results []TypeRef // object, result, error
-	// Runtime is the import path of ssagen's runtime (for Created,
-	// Unchanged), Object the object type the stubs assert on.
-	Runtime string
-	Object  TypeRef
-}
-
-// TypeRef is a type as a test file spells it: [*]pkg.Name, or a
-// predeclared Name when Path is "".
-type TypeRef struct {
-	Path, Pkg, Name string
-	Pointer         bool
-}
-
 // seamOf is the seam create writes through (nil when it is not a call of
 // a function field).
-func (p *Pass) seamOf(create *ast.CallExpr) *seam {
+func (p pass) seamOf(create *ast.CallExpr) *seam {
 	sel, ok := ast.Unparen(create.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -89,21 +72,41 @@ func (s *seam) seamWhy(text string) string {
 // readSeam finds the seam's calls and defaults and builds the edits of
 // its field and defaults; it says why when the seam is not one -fix
 // rewrites.
-func (p *Pass) readSeam(s *seam) string {
+func (p pass) readSeam(s *seam) string {
 	sig, ok := s.field.Type().Underlying().(*types.Signature)
 	if !ok || !p.createSignature(sig) {
 		return "its type is not func(context.Context, client.Object, ...client.CreateOption) error"
 	}
-	type def struct {
-		value  *ast.SelectorExpr // x.client.Create
-		root   string            // the text of the value the field is set on ("r"), or "" in a literal
-		fields map[string]string // in a composite literal: the text of each other field's value
-		file   *ast.File
+	defs, decl, declFile, bad := p.seamUses(s)
+	switch {
+	case bad != "":
+		return bad
+	case decl == nil || len(decl.Names) != 1:
+		return "its declaration is not in the package's code, or declares more than one field"
+	case len(defs) == 0:
+		return "it has no default in the package's code (a constructor setting it to a client's Create)"
 	}
-	var defs []def
-	var decl *ast.Field
-	var declFile *ast.File
-	var bad string
+	if why := p.seamClient(s, defs); why != "" {
+		return why
+	}
+	if why := p.seamHelper(s); why != "" {
+		return why
+	}
+	p.seamEdits(s, defs, decl, declFile)
+	return ""
+}
+
+// seamDef is a default of a seam: the value it is set to.
+type seamDef struct {
+	value  *ast.SelectorExpr // x.client.Create
+	root   string            // the text of the value the field is set on ("r"), or "" in a literal
+	fields map[string]string // in a composite literal: the text of each other field's value
+	file   *ast.File
+}
+
+// seamUses finds the seam's calls (into s), its defaults and its
+// declaration, or says why a use is none of them.
+func (p pass) seamUses(s *seam) (defs []seamDef, decl *ast.Field, declFile *ast.File, bad string) {
 	for _, file := range p.Files {
 		if p.InTest(file) {
 			continue
@@ -115,69 +118,67 @@ func (p *Pass) readSeam(s *seam) string {
 				return true
 			}
 			stack = append(stack, n)
-			if fl, ok := n.(*ast.Field); ok {
-				for _, name := range fl.Names {
-					if p.TypesInfo.Defs[name] == s.field {
-						decl, declFile = fl, file
-					}
-				}
+			if fl, ok := n.(*ast.Field); ok && slices.ContainsFunc(fl.Names, func(name *ast.Ident) bool { return p.TypesInfo.Defs[name] == s.field }) {
+				decl, declFile = fl, file
 			}
-			id, ok := n.(*ast.Ident)
-			if !ok || p.TypesInfo.Uses[id] != s.field || bad != "" {
-				return true
-			}
-			parent := stack[len(stack)-2]
-			switch pn := parent.(type) {
-			case *ast.KeyValueExpr: // reconciler{createFn: c.Create}
-				lit, _ := stack[len(stack)-3].(*ast.CompositeLit)
-				value, ok := ast.Unparen(pn.Value).(*ast.SelectorExpr)
-				if lit == nil || !ok {
-					bad = fmt.Sprintf("%s is set to something other than a client's Create (%s)", s.field.Name(), p.Fset.Position(pn.Pos()))
-					return true
+			if id, ok := n.(*ast.Ident); ok && p.TypesInfo.Uses[id] == s.field && bad == "" {
+				var d *seamDef
+				d, bad = p.seamUse(s, stack, file)
+				if d != nil {
+					defs = append(defs, *d)
 				}
-				d := def{value: value, fields: map[string]string{}, file: file}
-				for _, el := range lit.Elts {
-					if kv, ok := el.(*ast.KeyValueExpr); ok {
-						if k, ok := kv.Key.(*ast.Ident); ok && kv != pn {
-							d.fields[types.ExprString(kv.Value)] = k.Name
-						}
-					}
-				}
-				defs = append(defs, d)
-			case *ast.SelectorExpr:
-				grand := stack[len(stack)-3]
-				if c, ok := grand.(*ast.CallExpr); ok && c.Fun == pn {
-					s.calls = append(s.calls, c)
-					return true
-				}
-				if as, ok := grand.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) && as.Tok == token.ASSIGN {
-					for i, l := range as.Lhs {
-						if l == pn {
-							value, ok := ast.Unparen(as.Rhs[i]).(*ast.SelectorExpr)
-							if !ok {
-								bad = fmt.Sprintf("%s is set to something other than a client's Create (%s)", s.field.Name(), p.Fset.Position(as.Pos()))
-								return true
-							}
-							defs = append(defs, def{value: value, root: types.ExprString(pn.X), file: file})
-							return true
-						}
-					}
-				}
-				bad = fmt.Sprintf("%s is used other than called or set (%s)", s.field.Name(), p.Fset.Position(pn.Pos()))
 			}
 			return true
 		})
 	}
-	if bad != "" {
-		return bad
+	return defs, decl, declFile, bad
+}
+
+// seamUse is the use of the seam's field at the top of stack: a call
+// (added to s), a default, or why it is neither.
+func (p pass) seamUse(s *seam, stack []ast.Node, file *ast.File) (*seamDef, string) {
+	notCreate := func(n ast.Node) string {
+		return fmt.Sprintf("%s is set to something other than a client's Create (%s)", s.field.Name(), p.Fset.Position(n.Pos()))
 	}
-	if decl == nil || len(decl.Names) != 1 {
-		return "its declaration is not in the package's code, or declares more than one field"
+	switch pn := stack[len(stack)-2].(type) {
+	case *ast.KeyValueExpr: // reconciler{createFn: c.Create}
+		lit, _ := stack[len(stack)-3].(*ast.CompositeLit)
+		value, ok := ast.Unparen(pn.Value).(*ast.SelectorExpr)
+		if lit == nil || !ok {
+			return nil, notCreate(pn)
+		}
+		d := &seamDef{value: value, fields: map[string]string{}, file: file}
+		for _, el := range lit.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && kv != pn {
+					d.fields[types.ExprString(kv.Value)] = k.Name
+				}
+			}
+		}
+		return d, ""
+	case *ast.SelectorExpr:
+		grand := stack[len(stack)-3]
+		if c, ok := grand.(*ast.CallExpr); ok && c.Fun == pn {
+			s.calls = append(s.calls, c)
+			return nil, ""
+		}
+		if as, ok := grand.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) && as.Tok == token.ASSIGN {
+			if i := slices.Index(as.Lhs, ast.Expr(pn)); i >= 0 {
+				value, ok := ast.Unparen(as.Rhs[i]).(*ast.SelectorExpr)
+				if !ok {
+					return nil, notCreate(as)
+				}
+				return &seamDef{value: value, root: types.ExprString(pn.X), file: file}, ""
+			}
+		}
+		return nil, fmt.Sprintf("%s is used other than called or set (%s)", s.field.Name(), p.Fset.Position(pn.Pos()))
 	}
-	if len(defs) == 0 {
-		return "it has no default in the package's code (a constructor setting it to a client's Create)"
-	}
-	// The client of the defaults, from the value the field is read from.
+	return nil, ""
+}
+
+// seamClient sets the seam's client from its defaults, relative to the
+// value the field is read from, or says why they bind none or several.
+func (p pass) seamClient(s *seam, defs []seamDef) string {
 	for _, d := range defs {
 		m := d.value
 		if m.Sel.Name != "Create" || !types.Identical(p.TypesInfo.TypeOf(m), s.field.Type()) {
@@ -198,14 +199,19 @@ func (p *Pass) readSeam(s *seam) string {
 		}
 		s.client = rel
 	}
-	// One kind, one helper.
+	return ""
+}
+
+// seamHelper sets the one helper of the kind the seam's calls write, or
+// says why there is none.
+func (p pass) seamHelper(s *seam) string {
 	for _, c := range s.calls {
 		if len(c.Args) != 2 {
 			return fmt.Sprintf("it is called with options (%s)", p.Fset.Position(c.Pos()))
 		}
-		h := p.helperFunc(p.TypesInfo.TypeOf(c.Args[1]))
+		h := p.HelperFunc(p.TypesInfo.TypeOf(c.Args[1]))
 		if h == nil {
-			return fmt.Sprintf("the object it writes at %s has no helper (%s)", p.Fset.Position(c.Pos()), p.noHelperFor(p.TypesInfo.TypeOf(c.Args[1])))
+			return fmt.Sprintf("the object it writes at %s has no helper (%s)", p.Fset.Position(c.Pos()), p.NoHelperFor(p.TypesInfo.TypeOf(c.Args[1])))
 		}
 		if s.helper != nil && s.helper != h {
 			return fmt.Sprintf("it writes objects of more than one kind (%s and %s)", s.helper.Name(), h.Name())
@@ -215,7 +221,11 @@ func (p *Pass) readSeam(s *seam) string {
 	if s.helper == nil {
 		return "it is never called"
 	}
-	// The field's type and its defaults.
+	return ""
+}
+
+// seamEdits are the edits of the field's type and its defaults.
+func (p pass) seamEdits(s *seam, defs []seamDef, decl *ast.Field, declFile *ast.File) {
 	f := p.NewFixer(declFile)
 	hsig := s.helper.Type().(*types.Signature)
 	qual := func(pkg *types.Package) string {
@@ -239,7 +249,7 @@ func (p *Pass) readSeam(s *seam) string {
 	}
 	typeText := "func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ")"
 	s.edits = append(s.edits, analysis.TextEdit{Pos: decl.Type.Pos(), End: decl.Type.End(), NewText: []byte(typeText)})
-	fixers := map[*ast.File]*Fixer{declFile: f}
+	fixers := map[*ast.File]*check.Fixer{declFile: f}
 	files := []*ast.File{declFile}
 	for _, d := range defs {
 		df := fixers[d.file]
@@ -254,11 +264,10 @@ func (p *Pass) readSeam(s *seam) string {
 	for _, file := range files {
 		s.edits = append(s.edits, fixers[file].ImportEdits(nil, "")...)
 	}
-	return ""
 }
 
 // createSignature: func(context.Context, client.Object, ...client.CreateOption) error.
-func (p *Pass) createSignature(sig *types.Signature) bool {
+func (p pass) createSignature(sig *types.Signature) bool {
 	if sig.Params().Len() != 3 || !sig.Variadic() || sig.Results().Len() != 1 {
 		return false
 	}
@@ -266,7 +275,7 @@ func (p *Pass) createSignature(sig *types.Signature) bool {
 		if a, ok := t.(*types.Alias); ok && a.Obj().Pkg() != nil && a.Obj().Pkg().Path() == path && a.Obj().Name() == name {
 			return true // client.Object, an alias of cache/api's since controller-runtime v0.25
 		}
-		if pkg := p.imported(path); pkg != nil {
+		if pkg := p.Imported(path); pkg != nil {
 			if o, ok := pkg.Scope().Lookup(name).(*types.TypeName); ok && types.Identical(t, o.Type()) {
 				return true
 			}
@@ -276,15 +285,15 @@ func (p *Pass) createSignature(sig *types.Signature) bool {
 	}
 	opts, ok := sig.Params().At(2).Type().(*types.Slice)
 	return ok && is(sig.Params().At(0).Type(), "context", "Context") &&
-		is(sig.Params().At(1).Type(), ClientPkg, "Object") &&
-		is(opts.Elem(), ClientPkg, "CreateOption") &&
+		is(sig.Params().At(1).Type(), check.ClientPkg, "Object") &&
+		is(opts.Elem(), check.ClientPkg, "CreateOption") &&
 		types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
 }
 
 // seamInfo is what the driver needs of s for the tests' stubs.
-func (s *seam) info() *SeamInfo {
-	ref := func(t types.Type) TypeRef {
-		r := TypeRef{}
+func (s *seam) info() *check.SeamInfo {
+	ref := func(t types.Type) check.TypeRef {
+		r := check.TypeRef{}
 		if ptr, ok := t.(*types.Pointer); ok {
 			r.Pointer, t = true, ptr.Elem()
 		}
@@ -305,7 +314,7 @@ func (s *seam) info() *SeamInfo {
 		return r
 	}
 	sig := s.helper.Type().(*types.Signature)
-	in := &SeamInfo{Field: s.field.Name(), Runtime: contract.RuntimePkg}
+	in := &check.SeamInfo{Field: s.field.Name(), Runtime: contract.RuntimePkg}
 	for i := 0; i < sig.Params().Len(); i++ {
 		in.Params = append(in.Params, ref(sig.Params().At(i).Type()))
 	}
@@ -319,7 +328,7 @@ func (s *seam) info() *SeamInfo {
 // seamSite is a finding at a write through a seam, held until every site
 // of the seam is known.
 type seamSite struct {
-	d Finding
+	d check.Finding
 	s *seam
 }
 
@@ -327,7 +336,7 @@ type seamSite struct {
 // of the whole seam (its field, its defaults, every site) when every
 // site has its fix, and none otherwise, saying which site stands in the
 // way.
-func (p *Pass) flushSeams() {
+func (p pass) flushSeams() {
 	bySeam := map[*seam][]*seamSite{}
 	var order []*seam
 	for _, h := range p.held {
@@ -344,7 +353,7 @@ func (p *Pass) flushSeams() {
 		for _, h := range sites {
 			reported[h.d.Pos] = true
 			if len(h.d.SuggestedFixes) == 0 && why == "" {
-				why = fmt.Sprintf("the write through %s at %s is not rewritten (%s)", s.field.Name(), p.Fset.Position(h.d.Pos), h.d.target.Why)
+				why = fmt.Sprintf("the write through %s at %s is not rewritten (%s)", s.field.Name(), p.Fset.Position(h.d.Pos), h.d.Target.Why)
 			}
 		}
 		for _, c := range s.calls {
@@ -364,14 +373,13 @@ func (p *Pass) flushSeams() {
 			if why != "" {
 				if len(d.SuggestedFixes) > 0 {
 					d.SuggestedFixes = nil
-					d = WithWhy(d, "the function field "+s.field.Name()+" is rewritten with all its writes, and "+why)
+					d = check.WithWhy(d, "the function field "+s.field.Name()+" is rewritten with all its writes, and "+why)
 				}
 			} else {
 				d.SuggestedFixes = []analysis.SuggestedFix{{Message: d.SuggestedFixes[0].Message + ", through the function field " + s.field.Name() + " given the helper's signature", TextEdits: edits}}
-				d.target.Seam = s.info()
+				d.Target.Seam = s.info()
 			}
-			p.result.Targets[TargetKey{d.Pos, d.Category}] = d.target
-			p.Report(d.Diagnostic)
+			p.ReportFinding(d)
 		}
 	}
 	p.held = nil
