@@ -336,3 +336,26 @@ func TestParseConflictCause(t *testing.T) {
 		}
 	}
 }
+
+// TestFightBackoffOverFiveMinutes: issue 50's bound with the defaults. A
+// webhook rewrites the intent for five minutes while another writer
+// churns the object, so a reconcile meets every end of the backoff: 5
+// applies, at 0, 10, 30, 70 and 150 s (docs/ensure.md), where each of
+// the other writer's changes would cost one without the backoff.
+func TestFightBackoffOverFiveMinutes(t *testing.T) {
+	o := newOptions(nil, nil)
+	var at []time.Duration
+	for now, n := time.Duration(0), 0; now < 5*time.Minute; now += o.fightBackoff(n) {
+		at = append(at, now)
+		n++
+	}
+	want := []time.Duration{0, 10 * time.Second, 30 * time.Second, 70 * time.Second, 150 * time.Second}
+	if len(at) != len(want) {
+		t.Fatalf("applies at %v over five minutes, want %v", at, want)
+	}
+	for i := range want {
+		if at[i] != want[i] {
+			t.Fatalf("applies at %v over five minutes, want %v", at, want)
+		}
+	}
+}
