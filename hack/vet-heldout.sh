@@ -16,6 +16,7 @@
 #   RABBITMQ_REPO  github.com/rabbitmq/cluster-operator  06cda8e8
 #   SOLR_REPO      github.com/apache/solr-operator       ed5c5c7d
 #   NFD_REPO       github.com/kubernetes-sigs/node-feature-discovery 76e6cc8cc
+#   ZALANDO_REPO   github.com/zalando/postgres-operator  a7aaad0a
 set -euo pipefail
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +32,7 @@ heldout=(
   "rabbitmq|RABBITMQ_REPO|rabbitmq/cluster-operator|06cda8e8|./internal/..."
   "solr|SOLR_REPO|apache/solr-operator|ed5c5c7d|./controllers/..."
   "nfd|NFD_REPO|kubernetes-sigs/node-feature-discovery|76e6cc8cc|./pkg/..."
+  "zalando|ZALANDO_REPO|zalando/postgres-operator|a7aaad0a|./pkg/..."
 )
 
 # shellcheck source=hack/clone.sh

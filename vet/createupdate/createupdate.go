@@ -222,7 +222,7 @@ func (p pass) notFoundOnward(block *ast.BlockStmt, node ast.Node, outer []ast.No
 	for _, ifs := range leavingIfs(block, node) {
 		switch c := ast.Unparen(ifs.Cond).(type) {
 		case *ast.UnaryExpr:
-			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.IsPkgFunc(call, check.APIErrorsPkg, "IsNotFound") {
+			if call, ok := ast.Unparen(c.X).(*ast.CallExpr); ok && c.Op == token.NOT && p.isErrPredicate(call, "IsNotFound") {
 				return true
 			}
 		case *ast.BinaryExpr:
@@ -279,7 +279,7 @@ func (p pass) readError(ifs *ast.IfStmt, x ast.Expr, block *ast.BlockStmt) bool 
 func (p pass) absenceCheck(cond ast.Expr) bool {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.CallExpr:
-		return p.IsPkgFunc(c, check.APIErrorsPkg, "IsNotFound") || p.notFoundPredicate(c)
+		return p.isErrPredicate(c, "IsNotFound") || p.notFoundPredicate(c)
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LAND:
@@ -492,7 +492,10 @@ func (p pass) guarded(stack []ast.Node, inFunc bool) bool {
 }
 
 // createFor finds the Create call whose error x is: in the if's init, or
-// the last assignment to x before the if in the function.
+// the last assignment to x before the if in the function, on the way to
+// it (a block that does not hold the if is another branch: zalando's
+// `if NotFound(err) { err = Create(...) } else if AlreadyExists(err)`
+// tests the read's error).
 func (p pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.CallExpr {
 	if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && p.IsCreateCall(c) {
 		return c
@@ -506,6 +509,9 @@ func (p pass) createFor(ifs *ast.IfStmt, x ast.Expr, body *ast.BlockStmt) *ast.C
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil || n.Pos() >= ifs.Cond.Pos() {
 			return n == nil || n.Pos() < ifs.Cond.Pos()
+		}
+		if b, ok := n.(*ast.BlockStmt); ok && !check.ContainsNode(b, ifs) {
+			return false
 		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Rhs) != 1 {

@@ -1376,11 +1376,19 @@ func (p pass) alreadyExistsCheck(cond ast.Expr) (*ast.CallExpr, bool) {
 			walk(e.X, neg)
 			walk(e.Y, neg)
 		case *ast.CallExpr:
-			if found == nil && p.IsPkgFunc(e, check.APIErrorsPkg, "IsAlreadyExists") && len(e.Args) == 1 {
+			if found == nil && p.isErrPredicate(e, "IsAlreadyExists") && len(e.Args) == 1 {
 				found, negated = e, neg
 			}
 		}
 	}
 	walk(cond, false)
 	return found, negated
+}
+
+// isErrPredicate reports a call of apimachinery's error predicate name,
+// or of a function of the module that is it (flow's Summary.Is:
+// zalando's k8sutil.ResourceAlreadyExists).
+func (p pass) isErrPredicate(call *ast.CallExpr, name string) bool {
+	s := p.Flow.Of(p.Callee(call))
+	return p.IsPkgFunc(call, check.APIErrorsPkg, name) || s != nil && s.Is == name
 }

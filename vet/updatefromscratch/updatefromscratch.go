@@ -32,7 +32,11 @@ func run(cp *check.Pass) {
 	p := pass{cp}
 	createUpdates := p.ResultOfAnalyzer(createupdate.Analyzer)
 	p.SourceCalls(func(call *ast.CallExpr, stack []ast.Node) {
-		if p.ClientMethod(call) != "Update" {
+		// A typed client's Update: its Get reads the API server, so an
+		// Update after it is optimistic locking; one of what was built
+		// from scratch is as here, with no automatic fix.
+		typed := flow.ClientsetMethod(p.TypesInfo, call) == "Update"
+		if !typed && p.ClientMethod(call) != "Update" {
 			p.updateCachedThrough(call, stack)
 			return
 		}
@@ -44,7 +48,7 @@ func run(cp *check.Pass) {
 		}
 		body := check.FuncBody(stack)
 		v := p.ObjectVar(call.Args[1])
-		if v != nil && body != nil && p.ReadInFunc(body, v, call.Pos()) {
+		if v != nil && body != nil && !typed && p.ReadInFunc(body, v, call.Pos()) {
 			// Optimistic locking on purpose — unless another controller
 			// keeps writing the object: then the cached copy is often stale.
 			if kind := p.KindOf(call.Args[1]); check.WrittenByOthers[kind] {
@@ -73,9 +77,13 @@ func run(cp *check.Pass) {
 			return // one finding per write site: create-update reports it
 		}
 		t := check.Ensures(p.KindOf(call.Args[1]), false)
-		p.ReportFinding(check.NewFinding(call.Pos(), contract.CategoryUpdateFromScratch,
+		d := check.NewFinding(call.Pos(), contract.CategoryUpdateFromScratch,
 			"Update of an object built from scratch: without a resourceVersion it overwrites every field other controllers set, and with a stale one it 409s",
-			check.HelperFix(t)+": apply only the fields you own", t))
+			check.HelperFix(t)+": apply only the fields you own", t)
+		if typed {
+			d = check.WithWhy(d, "the Update is a client-go typed client's, and the helpers write through controller-runtime's client: give them one and call the helper by hand (docs/vet.md, \"Through client-go's typed clients\")")
+		}
+		p.ReportFinding(d)
 	})
 }
 

@@ -76,6 +76,10 @@ type Summary struct {
 	// Reads are its parameters that hand it an object, in order, each
 	// with the fields it reads of the object (reads.go).
 	Reads []ParamReads
+	// Is names the apimachinery predicate it is on its first parameter
+	// (return apierrors.IsAlreadyExists(err): "IsAlreadyExists"), a
+	// module's own name for it.
+	Is string
 }
 
 // FreshParam is a parameter of a Summary's Fresh.
@@ -113,11 +117,14 @@ func (s *Summary) String() string {
 			parts = append(parts, fmt.Sprintf("%s %v", f.label, f.v))
 		}
 	}
+	if s.Is != "" {
+		parts = append(parts, "is "+s.Is)
+	}
 	return strings.Join(parts, ", ")
 }
 
 func (s *Summary) zero() bool {
-	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0 && len(s.ReturnsListed) == 0 && len(s.Fresh) == 0 && len(s.Reads) == 0
+	return !s.Gets && !s.Updates && len(s.UpdatesParams) == 0 && len(s.UpdatesItems) == 0 && len(s.ReturnsRead) == 0 && len(s.ReturnsBuilt) == 0 && len(s.ReturnsListed) == 0 && len(s.Fresh) == 0 && len(s.Reads) == 0 && s.Is == ""
 }
 
 func (s *Summary) equal(o *Summary) bool {
@@ -210,11 +217,11 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fd := range funcs {
 		fn := pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		s := res.byFunc[fn]
-		if f, r := fresh[fn], reads[fn]; f != nil || r != nil {
+		if f, r, is := fresh[fn], reads[fn], predicate(pass.TypesInfo, fd); f != nil || r != nil || is != "" {
 			if s == nil {
 				s = &Summary{}
 			}
-			s.Fresh, s.Reads = f, r
+			s.Fresh, s.Reads, s.Is = f, r, is
 			res.byFunc[fn] = s
 		}
 		if s != nil && !s.zero() {
@@ -222,6 +229,21 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return res, nil
+}
+
+// predicate names the apimachinery error predicate fd is, when its body
+// is return apierrors.IsX(p) of its only parameter p (Summary.Is).
+func predicate(info *types.Info, fd *ast.FuncDecl) string {
+	if params := ParamVars(info, fd); len(params) == 1 && params[0] != nil && len(fd.Body.List) == 1 {
+		if ret, ok := fd.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+			if call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr); ok && len(call.Args) == 1 && ObjectVar(info, call.Args[0]) == params[0] {
+				if fn := Callee(info, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "k8s.io/apimachinery/pkg/api/errors" && strings.HasPrefix(fn.Name(), "Is") {
+					return fn.Name()
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // freshFacts are the Fresh summaries of the package's functions: for each
@@ -281,8 +303,9 @@ func local(pass *analysis.Pass) bool {
 	return strings.Contains(first, ".")
 }
 
-// reachesClient reports whether pkg imports controller-runtime's client,
-// directly or through other packages: nothing else can call it.
+// reachesClient reports whether pkg imports controller-runtime's client or
+// a client-go typed client (ClientsetMethod's), directly or through other
+// packages: nothing else can call them.
 func reachesClient(pkg *types.Package) bool {
 	seen := map[*types.Package]bool{}
 	var walk func(*types.Package) bool
@@ -291,15 +314,9 @@ func reachesClient(pkg *types.Package) bool {
 			return false
 		}
 		seen[p] = true
-		if p.Path() == ClientPkg {
-			return true
-		}
-		for _, imp := range p.Imports() {
-			if walk(imp) {
-				return true
-			}
-		}
-		return false
+		path := p.Path()
+		return path == ClientPkg || strings.HasPrefix(path, "k8s.io/client-go/kubernetes/typed/") || strings.Contains(path, "/clientset/") ||
+			slices.ContainsFunc(p.Imports(), walk)
 	}
 	return walk(pkg)
 }

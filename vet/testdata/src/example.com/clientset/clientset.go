@@ -63,3 +63,59 @@ func (r *Reconciler) retriedRead(ctx context.Context) error {
 		return err
 	})
 }
+
+// An Update through a typed client of what a constructor of the module
+// built, with no resourceVersion: it overwrites the others' fields.
+func (r *Reconciler) fromScratch(ctx context.Context) error {
+	cm := desiredConfigMap()
+	_, err := r.core.ConfigMaps("ns").Update(ctx, cm, corev1.UpdateOptions{}) // want `Update of an object built from scratch.*fix: EnsureConfigMap`
+	return err
+}
+
+// Silent: the object built, then given the resourceVersion of a read.
+func (r *Reconciler) fromScratchVersioned(ctx context.Context) error {
+	current, err := r.core.ConfigMaps("ns").Get(ctx, "c", corev1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	cm := desiredConfigMap()
+	cm.ResourceVersion = current.ResourceVersion
+	_, err = r.core.ConfigMaps("ns").Update(ctx, cm, corev1.UpdateOptions{})
+	return err
+}
+
+func desiredConfigMap() *api.ConfigMap {
+	return &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "ns"}, Data: map[string]string{"k": "v"}}
+}
+
+// resourceAlreadyExists is apimachinery's predicate under the module's own
+// name (zalando's k8sutil.ResourceAlreadyExists): flow's facts say which
+// it is.
+func resourceAlreadyExists(err error) bool {
+	return apierrors.IsAlreadyExists(err)
+}
+
+// Create → AlreadyExists → Update, the check through the module's own
+// predicate.
+func (r *Reconciler) createOrUpdateNamed(ctx context.Context, cm *api.ConfigMap) error {
+	_, err := r.core.ConfigMaps("ns").Create(ctx, cm, corev1.CreateOptions{}) // want `Create → AlreadyExists → Update`
+	if resourceAlreadyExists(err) {
+		_, err = r.core.ConfigMaps("ns").Update(ctx, cm, corev1.UpdateOptions{})
+	}
+	return err
+}
+
+// Silent: the Create runs only when the read found nothing, and the
+// AlreadyExists check of the else branch tests the read's error, not the
+// Create's (zalando's createPodServiceAccount).
+func (r *Reconciler) createWhenMissing(ctx context.Context, cm *api.ConfigMap) error {
+	_, err := r.core.ConfigMaps("ns").Get(ctx, cm.Name, corev1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		if _, err = r.core.ConfigMaps("ns").Create(ctx, cm, corev1.CreateOptions{}); err != nil {
+			return err
+		}
+	} else if resourceAlreadyExists(err) {
+		return nil
+	}
+	return err
+}
