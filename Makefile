@@ -50,7 +50,7 @@ test: ## what every change needs, within its time budget (10 min warm, 30 cold; 
 	$(TEST_ENV) SLOW_TESTS='$(SLOW_TESTS)' bash hack/test-all.sh
 	bash hack/test-budget.sh check
 
-test-matrix: envtest-assets kubebuilder oracle-tools ## the version matrix and the slow checks .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36), the multicluster-runtime integration at multicluster-runtime v0.23.1's own pins (controller-runtime v0.23.1, k8s.io v0.35); and what make test leaves out: the soak's fixed seeds (with and without a cache that strips managedFields), the two loaders compared on every golden, kubebuilder init + create api end to end, the benchmark smoke run
+test-matrix: envtest-assets kubebuilder oracle-tools ## the version matrix and the slow checks .ci/run runs after make test: scratch operators at controller-runtime v0.23–v0.25, ssagen's suites at v0.22–v0.25, the golangci-lint plugin in two releases, kubebuilder edit end to end, the real APIs at their own k8s.io pins (v0.29–v0.36), the multicluster-runtime integration at multicluster-runtime v0.23.1's own pins (controller-runtime v0.23.1, k8s.io v0.35); and what make test leaves out: the soak's fixed seeds (with and without a cache that strips managedFields), the runtime's envtest suite with such a cache, the two loaders compared on every golden, kubebuilder init + create api end to end, the benchmark smoke run
 	$(GO) build -o $(SSAGEN_BIN) ./cmd/ssagen
 	$(MATRIX_ENV) MATRIX_TESTS='$(MATRIX_TESTS)' SLOW_TESTS='$(SLOW_TESTS)' bash hack/test-matrix.sh
 
