@@ -17,6 +17,7 @@
 #   SOLR_REPO      github.com/apache/solr-operator       ed5c5c7d
 #   NFD_REPO       github.com/kubernetes-sigs/node-feature-discovery 76e6cc8cc
 #   ZALANDO_REPO   github.com/zalando/postgres-operator  a7aaad0a
+#   KAMAJI_REPO    github.com/clastix/kamaji              ddbabd8
 set -euo pipefail
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +34,7 @@ heldout=(
   "solr|SOLR_REPO|apache/solr-operator|ed5c5c7d|./controllers/..."
   "nfd|NFD_REPO|kubernetes-sigs/node-feature-discovery|76e6cc8cc|./pkg/..."
   "zalando|ZALANDO_REPO|zalando/postgres-operator|a7aaad0a|./pkg/..."
+  "kamaji|KAMAJI_REPO|clastix/kamaji|ddbabd8|./controllers/... ./internal/..."
 )
 
 # shellcheck source=hack/clone.sh
