@@ -14,7 +14,7 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/mod/modfile"
+	"github.com/ssagen/ssagen/internal/gomod"
 )
 
 // ranMain is `testreport ran`: after make test and make test-matrix, every
@@ -114,36 +114,21 @@ func isTest(fd *ast.FuncDecl) bool {
 	return ok && sel.Sel.Name == "T"
 }
 
-var modCache = map[string]string{}
-
 // importPath is dir's import path, from the nearest go.mod above it.
 func importPath(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
-	for d := abs; ; d = filepath.Dir(d) {
-		mod, ok := modCache[d]
-		if !ok {
-			if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-				mod = modfile.ModulePath(b)
-			}
-			modCache[d] = mod
-		}
-		if mod != "" {
-			rel, err := filepath.Rel(d, abs)
-			if err != nil {
-				return "", err
-			}
-			if rel == "." {
-				return mod, nil
-			}
-			return mod + "/" + filepath.ToSlash(rel), nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("%s: no go.mod above it", dir)
-		}
+	root, mod, ok := gomod.Enclosing(abs)
+	if !ok {
+		return "", fmt.Errorf("%s: no go.mod above it", dir)
 	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == "." {
+		return mod, err
+	}
+	return mod + "/" + filepath.ToSlash(rel), nil
 }
 
 // passedTests is the set of "package TestName" that passed in any run.
